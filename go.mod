@@ -1,0 +1,3 @@
+module github.com/verity-fc/verity
+
+go 1.26
