@@ -4,6 +4,7 @@
 package evidence
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -144,4 +145,27 @@ func DomainOf(rawURL string) string {
 	}
 	h := strings.ToLower(u.Hostname())
 	return strings.TrimPrefix(h, "www.")
+}
+
+// InputError reports a request field that is missing, malformed or out of
+// range. The HTTP layer answers it with 400 and the CLI exits non-zero with
+// the same message.
+type InputError struct {
+	// Field names the offending field as the client spelled it, e.g.
+	// "claim", "k", "modeConfig.checkerModels"; "body" for the request as a
+	// whole.
+	Field   string
+	Message string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Invalid returns an *InputError for field.
+func Invalid(field, format string, args ...any) *InputError {
+	return &InputError{Field: field, Message: fmt.Sprintf(format, args...)}
 }

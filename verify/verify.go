@@ -1,0 +1,206 @@
+// Package verify answers whether a claim is supported by the corpus: it
+// retrieves passages, judges each against the claim, checks numbers and
+// dates, and scores the result as seed 004 specifies. It is the evidence
+// layer that the API, the CLI and the agent pipelines call.
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retrieval"
+	"github.com/verity-fc/verity/scoring"
+)
+
+// Retriever finds and re-ranks the passages to judge for a claim.
+type Retriever interface {
+	Retrieve(ctx context.Context, claim string, opts retrieval.Options) ([]evidence.Judged, error)
+}
+
+// Judge is the NLI contract (see nli.Judge).
+type Judge interface {
+	Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error)
+}
+
+// NumChecker compares the quantities of a claim with those of a passage.
+type NumChecker func(claim, passage string) evidence.NumCheck
+
+// Limits bound a request. The zero value means the defaults below.
+type Limits struct {
+	// MaxClaimChars bounds the claim, in characters. Default 1,000.
+	MaxClaimChars int
+	// MaxDomains bounds the domain filter. Default 50.
+	MaxDomains int
+	// MaxCitations is 2 or 3; default 3.
+	MaxCitations int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxClaimChars <= 0 {
+		l.MaxClaimChars = 1000
+	}
+	if l.MaxDomains <= 0 {
+		l.MaxDomains = 50
+	}
+	if l.MaxCitations < 2 || l.MaxCitations > 3 {
+		l.MaxCitations = 3
+	}
+	return l
+}
+
+// Request is the body of POST /v1/verify and the arguments of
+// `verity verify`. Zero K and TopN keep the configured defaults.
+type Request struct {
+	Claim   string   `json:"claim"`
+	K       int      `json:"k,omitempty"`
+	TopN    int      `json:"top_n,omitempty"`
+	Domains []string `json:"domains,omitempty"`
+	// Since keeps passages published on or after this date:
+	// "2006-01-02" or RFC 3339.
+	Since string `json:"since,omitempty"`
+}
+
+// Service runs the verify path.
+type Service struct {
+	retriever Retriever
+	judge     Judge
+	scorer    *scoring.Scorer
+	num       NumChecker
+	limits    Limits
+	now       func() time.Time
+}
+
+// New returns a Service. All collaborators are required.
+func New(r Retriever, j Judge, s *scoring.Scorer, num NumChecker, limits Limits) *Service {
+	return &Service{retriever: r, judge: j, scorer: s, num: num, limits: limits.withDefaults(), now: time.Now}
+}
+
+// parsed is a validated Request.
+type parsed struct {
+	claim string
+	opts  retrieval.Options
+}
+
+// Validate checks a request and returns an *evidence.InputError naming the
+// first bad field.
+func (s *Service) Validate(req Request) error {
+	_, err := s.parse(req)
+	return err
+}
+
+func (s *Service) parse(req Request) (parsed, error) {
+	claim := strings.TrimSpace(req.Claim)
+	switch n := utf8.RuneCountInString(claim); {
+	case n == 0:
+		return parsed{}, evidence.Invalid("claim", "must not be empty")
+	case n > s.limits.MaxClaimChars:
+		return parsed{}, evidence.Invalid("claim", "is %d characters; the limit is %d", n, s.limits.MaxClaimChars)
+	}
+	if req.K < 0 || req.K > retrieval.MaxK {
+		return parsed{}, evidence.Invalid("k", "must be between 1 and %d, got %d", retrieval.MaxK, req.K)
+	}
+	if req.TopN < 0 || req.TopN > 20 {
+		return parsed{}, evidence.Invalid("top_n", "must be between 1 and 20, got %d", req.TopN)
+	}
+	if req.K > 0 && req.TopN > req.K {
+		return parsed{}, evidence.Invalid("top_n", "must not exceed k (%d), got %d", req.K, req.TopN)
+	}
+	if len(req.Domains) > s.limits.MaxDomains {
+		return parsed{}, evidence.Invalid("domains", "has %d entries; the limit is %d", len(req.Domains), s.limits.MaxDomains)
+	}
+	domains := make([]string, 0, len(req.Domains))
+	for i, d := range req.Domains {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == "" || len(d) > 253 || strings.ContainsAny(d, " /:@") {
+			return parsed{}, evidence.Invalid(fmt.Sprintf("domains[%d]", i), "is not a domain name: %q", req.Domains[i])
+		}
+		domains = append(domains, strings.TrimPrefix(d, "www."))
+	}
+	var since time.Time
+	if req.Since != "" {
+		t, err := ParseDate(req.Since)
+		if err != nil {
+			return parsed{}, evidence.Invalid("since", "must be a date like 2020-01-01 or an RFC 3339 time, got %q", req.Since)
+		}
+		since = t
+	}
+	return parsed{claim: claim, opts: retrieval.Options{K: req.K, TopN: req.TopN, Domains: domains, Since: since}}, nil
+}
+
+// ParseDate accepts "2006-01-02" or RFC 3339.
+func ParseDate(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+// Verify retrieves, judges and scores one claim. An empty corpus is not an
+// error: the result is Not enough evidence with its score and features.
+func (s *Service) Verify(ctx context.Context, req Request) (evidence.Result, error) {
+	p, err := s.parse(req)
+	if err != nil {
+		return evidence.Result{}, err
+	}
+	start := s.now()
+	passages, err := s.retriever.Retrieve(ctx, p.claim, p.opts)
+	if err != nil {
+		return evidence.Result{}, fmt.Errorf("retrieve passages: %w", err)
+	}
+	retrieved := s.now()
+	res, err := s.Assess(ctx, p.claim, passages)
+	if err != nil {
+		return evidence.Result{}, err
+	}
+	res.TimingsMS["retrieve"] = ms(retrieved.Sub(start))
+	res.TimingsMS["total"] = ms(s.now().Sub(start))
+	return res, nil
+}
+
+// Assess judges the given passages against claim and scores them, without
+// retrieval: the gold-evidence evaluation and the citation checker use it on
+// passages they already hold. Passages keep their Relevance and Recency.
+func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.Judged) (evidence.Result, error) {
+	start := s.now()
+	judged := make([]evidence.Judged, len(passages))
+	copy(judged, passages)
+	if len(judged) > 0 {
+		texts := make([]string, len(judged))
+		for i, p := range judged {
+			texts[i] = p.Text
+		}
+		js, err := s.judge.Judge(ctx, claim, texts)
+		if err != nil {
+			return evidence.Result{}, fmt.Errorf("judge passages: %w", err)
+		}
+		if len(js) != len(judged) {
+			return evidence.Result{}, fmt.Errorf("judge passages: got %d judgments for %d passages", len(js), len(judged))
+		}
+		for i := range judged {
+			judged[i].Judgment = js[i]
+			judged[i].Num = s.num(claim, judged[i].Text)
+		}
+	}
+	judgedAt := s.now()
+	f := s.scorer.Features(judged)
+	v := s.scorer.Verdict(f)
+	res := evidence.Result{
+		Claim:     claim,
+		Verdict:   v,
+		Score:     s.scorer.Score(f),
+		Citations: scoring.Citations(judged, v, s.limits.MaxCitations),
+		Features:  f,
+		Passages:  judged,
+		TimingsMS: map[string]float64{"judge": ms(judgedAt.Sub(start)), "score": ms(s.now().Sub(judgedAt))},
+	}
+	if res.Citations == nil {
+		res.Citations = []evidence.Citation{}
+	}
+	return res, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
