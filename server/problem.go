@@ -1,0 +1,172 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+// Problem is an RFC 9457 problem document. Field names the offending request
+// field for a 400.
+type Problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Field  string `json:"field,omitempty"`
+}
+
+// NotFoundError reports a missing resource; it carries the kind and id the
+// client asked for.
+type NotFoundError struct {
+	Kind string
+	ID   string
+}
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %q not found", e.Kind, e.ID) }
+
+// UnavailableError reports a backend that is down. Backends' own typed errors
+// are translated into it where they are wired, so this package does not
+// import every client.
+type UnavailableError struct {
+	Backend string
+	Err     error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("%s is unavailable: %v", e.Backend, e.Err)
+}
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// unavailable is implemented by backend errors that know they are transient
+// (llm.BackendError and the stores' own errors).
+type unavailable interface {
+	error
+	Unavailable() bool
+}
+
+// backendNamer is implemented by backend errors that name their backend.
+type backendNamer interface{ BackendName() string }
+
+// problemFor is the one place that maps errors to HTTP statuses. The client
+// sees a clear message; the log gets the detail.
+func problemFor(err error) Problem {
+	var (
+		ie *evidence.InputError
+		nf *NotFoundError
+		ue *UnavailableError
+		un unavailable
+	)
+	switch {
+	case errors.As(err, &ie):
+		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
+	case errors.As(err, &nf):
+		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
+	case errors.As(err, &ue):
+		return Problem{Type: "https://verity.dev/problems/backend-unavailable", Title: "Backend unavailable", Status: http.StatusServiceUnavailable, Detail: ue.Backend + " is unavailable; try again later"}
+	case errors.As(err, &un) && un.Unavailable():
+		name := "a backend"
+		var bn backendNamer
+		if errors.As(err, &bn) {
+			name = bn.BackendName()
+		}
+		return Problem{Type: "https://verity.dev/problems/backend-unavailable", Title: "Backend unavailable", Status: http.StatusServiceUnavailable, Detail: name + " is unavailable; try again later"}
+	case errors.Is(err, context.DeadlineExceeded):
+		return Problem{Type: "https://verity.dev/problems/timeout", Title: "Timed out", Status: http.StatusGatewayTimeout, Detail: "the request took longer than the server allows"}
+	case errors.Is(err, context.Canceled):
+		// The client went away; nobody reads this.
+		return Problem{Type: "about:blank", Title: "Client closed request", Status: 499}
+	default:
+		return Problem{Type: "about:blank", Title: "Internal server error", Status: http.StatusInternalServerError, Detail: "the server failed to answer; the error is logged"}
+	}
+}
+
+// writeError answers err as problem JSON and logs it once.
+func (s *Server) writeError(c *gin.Context, err error) {
+	p := problemFor(err)
+	level := slog.LevelInfo
+	if p.Status >= 500 {
+		level = slog.LevelError
+	}
+	s.log.Log(c.Request.Context(), level, "request failed", "method", c.Request.Method, "path", c.FullPath(), "status", p.Status, "err", err)
+	writeProblem(c, p)
+}
+
+func writeProblem(c *gin.Context, p Problem) {
+	c.Header("Content-Type", "application/problem+json")
+	c.AbortWithStatusJSON(p.Status, p)
+}
+
+// bindJSON decodes a JSON request body into v strictly: unknown fields,
+// wrong types, trailing data, an empty body and a body over limit bytes are
+// *evidence.InputError naming the field.
+func bindJSON(c *gin.Context, limit int64, v any) error {
+	body := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonInputError(err, limit)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return jsonInputError(err, limit)
+		}
+		return evidence.Invalid("body", "must hold exactly one JSON object")
+	}
+	return nil
+}
+
+func jsonInputError(err error, limit int64) error {
+	var (
+		mbe *http.MaxBytesError
+		se  *json.SyntaxError
+		te  *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return evidence.Invalid("body", "is larger than the limit of %d bytes", limit)
+	case errors.Is(err, io.EOF):
+		return evidence.Invalid("body", "must be a JSON object, got an empty body")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return evidence.Invalid("body", "is malformed JSON: unexpected end of input")
+	case errors.As(err, &se):
+		return evidence.Invalid("body", "is malformed JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return evidence.Invalid("body", "must be a JSON object, got %s", te.Value)
+		}
+		return evidence.Invalid(te.Field, "must be %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		// encoding/json has no typed error for unknown fields.
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return evidence.Invalid(name, "is not a known field")
+	default:
+		return evidence.Invalid("body", "is not valid JSON: %v", err)
+	}
+}
+
+func jsonTypeName(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "int", "int64", "int32", "uint", "float64", "float32":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "slice":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	}
+	return kind
+}

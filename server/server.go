@@ -1,0 +1,169 @@
+// Package server is verity's HTTP API: Gin routes, request validation, the
+// one error-to-status mapping, server-sent events and the OpenAPI
+// description. Handlers parse, call a use-case interface and write; the work
+// happens in the packages behind those interfaces.
+package server
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/verify"
+)
+
+// Verifier runs the verify path.
+type Verifier interface {
+	Verify(ctx context.Context, req verify.Request) (evidence.Result, error)
+}
+
+// Probe is a backend that /readyz checks.
+type Probe struct {
+	Name string
+	Ping func(ctx context.Context) error
+}
+
+// Config holds the server's limits. The zero value works.
+type Config struct {
+	// MaxBodyBytes bounds JSON request bodies. Default 1 MiB.
+	MaxBodyBytes int64
+	// RequestTimeout bounds one request (not event streams). Default 60 s.
+	RequestTimeout time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = 60 * time.Second
+	}
+	return c
+}
+
+// Deps are the use cases the routes call. Verifier is required; a nil
+// optional dependency leaves its routes out.
+type Deps struct {
+	Verifier Verifier
+	Probes   []Probe
+}
+
+// Server is the HTTP API.
+type Server struct {
+	cfg    Config
+	deps   Deps
+	log    *slog.Logger
+	engine *gin.Engine
+}
+
+// New builds the routes.
+func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{cfg: cfg.withDefaults(), deps: deps, log: logger, engine: gin.New()}
+	s.engine.HandleMethodNotAllowed = true
+	s.engine.Use(s.recoverer(), s.accessLog())
+	s.engine.NoRoute(func(c *gin.Context) {
+		writeProblem(c, Problem{Type: "about:blank", Title: "Not found", Status: http.StatusNotFound, Detail: "no route " + c.Request.Method + " " + c.Request.URL.Path})
+	})
+	s.engine.NoMethod(func(c *gin.Context) {
+		writeProblem(c, Problem{Type: "about:blank", Title: "Method not allowed", Status: http.StatusMethodNotAllowed, Detail: c.Request.Method + " is not allowed on " + c.Request.URL.Path})
+	})
+
+	s.engine.GET("/healthz", s.healthz)
+	s.engine.GET("/readyz", s.readyz)
+	s.engine.GET("/openapi.json", s.openapi)
+
+	v1 := s.engine.Group("/v1", s.timeout())
+	v1.POST("/verify", s.verify)
+	return s
+}
+
+// Handler returns the server as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// recoverer turns a panic into a 500 problem and logs the stack: no panic
+// reaches a client as a dropped connection.
+func (s *Server) recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				s.log.Error("handler panicked", "path", c.Request.URL.Path, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				writeProblem(c, Problem{Type: "about:blank", Title: "Internal server error", Status: http.StatusInternalServerError, Detail: "the server failed to answer; the error is logged"})
+			}
+		}()
+		c.Next()
+	}
+}
+
+func (s *Server) accessLog() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		s.log.Debug("request", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(), "duration", time.Since(start))
+	}
+}
+
+func (s *Server) timeout() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		c.Request = c.Request.WithContext(ctx)
+		c.Next()
+	}
+}
+
+func (s *Server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+// readyz pings every backend; 503 names those that are down.
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
+	defer cancel()
+	checks := map[string]string{}
+	ready := true
+	for _, p := range s.deps.Probes {
+		if err := p.Ping(ctx); err != nil {
+			ready = false
+			checks[p.Name] = "unavailable: " + err.Error()
+			continue
+		}
+		checks[p.Name] = "ok"
+	}
+	status, code := "ready", http.StatusOK
+	if !ready {
+		status, code = "unavailable", http.StatusServiceUnavailable
+	}
+	c.JSON(code, gin.H{"status": status, "checks": checks})
+}
+
+//go:embed openapi.json
+var openapiJSON []byte
+
+func (s *Server) openapi(c *gin.Context) {
+	c.Data(http.StatusOK, "application/json", openapiJSON)
+}
+
+func (s *Server) verify(c *gin.Context) {
+	var req verify.Request
+	if err := bindJSON(c, s.cfg.MaxBodyBytes, &req); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	res, err := s.deps.Verifier.Verify(c.Request.Context(), req)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, res)
+}
