@@ -1,0 +1,29 @@
+// Command verity is the evidence-scoring service and its command-line tools:
+// serve the API, ingest sources, verify claims, evaluate and train models.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		var ie *evidence.InputError
+		if errors.As(err, &ie) {
+			fmt.Fprintln(os.Stderr, "verity: invalid input:", ie.Error())
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "verity:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	goyaml "gopkg.in/yaml.v3"
+)
+
+// configKey is the flag annotation that names the configuration key a flag
+// overrides.
+const configKey = "verity-config-key"
+
+// bindFlag ties a flag to a configuration key, so that a flag the user set
+// overrides the file and the environment.
+func bindFlag(fs *pflag.FlagSet, name, key string) {
+	_ = fs.SetAnnotation(name, configKey, []string{key})
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "verity",
+		Short: "Self-hosted evidence scoring: is a claim backed by evidence?",
+		Long: `verity verifies claims against a corpus of ingested sources and answers
+Supported, Refuted, Contested or Not enough evidence with a 0-100 score,
+citations and the features behind the score.
+
+Configuration comes from defaults, --config FILE (YAML), environment
+variables VERITY_<SECTION>_<KEY> (e.g. VERITY_RETRIEVAL_TOP_N=8,
+VERITY_FETCH_ALLOW_PRIVATE=1) and flags, each overriding the one before.
+Run 'verity config' to see the effective configuration.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.String("config", "", "YAML configuration file")
+	pf.String("data", "./verity-data", "data directory (created if missing)")
+	bindFlag(pf, "data", "data")
+	pf.String("log-level", "info", "log level: debug, info, warn, error")
+	bindFlag(pf, "log-level", "log.level")
+
+	root.AddCommand(newConfigCmd())
+	for _, add := range subcommands {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// subcommands are registered by the files that define them.
+var subcommands []func() *cobra.Command
+
+// loadFor loads the configuration for cmd: file, environment, then the flags
+// the user set.
+func loadFor(cmd *cobra.Command) (Config, *slog.Logger, error) {
+	flags := map[string]any{}
+	var ferr error
+	visit := func(f *pflag.Flag) {
+		keys := f.Annotations[configKey]
+		if !f.Changed || len(keys) == 0 {
+			return
+		}
+		switch f.Value.Type() {
+		case "bool":
+			b, err := cmd.Flags().GetBool(f.Name)
+			if err != nil {
+				ferr = err
+			}
+			flags[keys[0]] = b
+		case "int":
+			n, err := cmd.Flags().GetInt(f.Name)
+			if err != nil {
+				ferr = err
+			}
+			flags[keys[0]] = n
+		default:
+			flags[keys[0]] = f.Value.String()
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	if ferr != nil {
+		return Config{}, nil, ferr
+	}
+	path, _ := cmd.Flags().GetString("config")
+	cfg, err := loadConfig(path, environ(), flags)
+	if err != nil {
+		return Config{}, nil, err
+	}
+	logger, err := newLogger(cmd.ErrOrStderr(), cfg.Log.Level, cfg.Log.Format)
+	return cfg, logger, err
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", level)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch strings.ToLower(format) {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("log.format: %q is not text or json", format)
+}
+
+func newConfigCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration (secrets masked)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := loadFor(cmd)
+			if err != nil {
+				return err
+			}
+			m, err := cfg.masked()
+			if err != nil {
+				return err
+			}
+			out, err := goyaml.Marshal(m)
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(out)
+			return err
+		},
+	}
+}
