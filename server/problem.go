@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/jobs"
 )
 
 // Problem is an RFC 9457 problem document. Field names the offending request
@@ -71,6 +72,8 @@ func problemFor(err error) Problem {
 		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
 	case errors.As(err, &nf):
 		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
+	case errors.Is(err, jobs.ErrBusy):
+		return Problem{Type: "https://verity.dev/problems/busy", Title: "Busy", Status: http.StatusServiceUnavailable, Detail: "the ingest queue is full; try again later"}
 	case errors.As(err, &ue):
 		return Problem{Type: "https://verity.dev/problems/backend-unavailable", Title: "Backend unavailable", Status: http.StatusServiceUnavailable, Detail: ue.Backend + " is unavailable; try again later"}
 	case errors.As(err, &un) && un.Unavailable():

@@ -36,6 +36,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds one request (not event streams). Default 60 s.
 	RequestTimeout time.Duration
+	// UploadDir receives files uploaded to POST /v1/ingest; empty disables
+	// uploads.
+	UploadDir string
 }
 
 func (c Config) withDefaults() Config {
@@ -52,6 +55,8 @@ func (c Config) withDefaults() Config {
 // optional dependency leaves its routes out.
 type Deps struct {
 	Verifier Verifier
+	Jobs     Jobs
+	Sources  Sources
 	Probes   []Probe
 }
 
@@ -82,6 +87,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 
 	v1 := s.engine.Group("/v1", s.timeout())
 	v1.POST("/verify", s.verify)
+	s.corpusRoutes(v1)
 	return s
 }
 

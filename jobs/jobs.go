@@ -1,0 +1,273 @@
+// Package jobs runs ingest jobs. A job is recorded in the corpus store
+// before it is acknowledged, updated as its sources finish, and taken up
+// again after a restart, so an acknowledged job is never lost. Local runs
+// jobs on a bounded in-process worker pool, the embedded default.
+package jobs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/verity-fc/verity/corpus"
+	"github.com/verity-fc/verity/evidence"
+)
+
+// Store keeps job records; corpus.Store implements it.
+type Store interface {
+	CreateJob(ctx context.Context, j corpus.Job) error
+	UpdateJob(ctx context.Context, j corpus.Job) error
+	Job(ctx context.Context, id string) (corpus.Job, error)
+	ListJobs(ctx context.Context, limit int) ([]corpus.Job, error)
+}
+
+// Update is the progress of a running job.
+type Update struct {
+	Total, Done, Ingested, Skipped, Failed int
+	Errors                                 []corpus.JobError
+}
+
+// Work ingests sources, calling report as sources finish. It returns an
+// error only when the job as a whole failed; a source that fails is counted
+// in the Update.
+type Work func(ctx context.Context, sources []string, report func(Update)) error
+
+// ErrBusy reports that the queue is full; try again later.
+var ErrBusy = errors.New("the ingest queue is full")
+
+// Config tunes a Local runner. The zero value works.
+type Config struct {
+	// Workers is the number of jobs run at once. Default 1.
+	Workers int
+	// MaxSources bounds the sources of one job. Default 1,000.
+	MaxSources int
+	// QueueSize bounds the jobs waiting to run. Default 100.
+	QueueSize int
+	// ProgressEvery throttles progress writes to the store. Default 250 ms.
+	ProgressEvery time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.Workers <= 0 {
+		c.Workers = 1
+	}
+	if c.MaxSources <= 0 {
+		c.MaxSources = 1000
+	}
+	if c.QueueSize <= 0 {
+		c.QueueSize = 100
+	}
+	if c.ProgressEvery <= 0 {
+		c.ProgressEvery = 250 * time.Millisecond
+	}
+	return c
+}
+
+// Local runs jobs in this process.
+type Local struct {
+	store Store
+	work  Work
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+	queue chan string
+
+	mu     sync.Mutex
+	active map[string]bool // jobs a worker holds now
+}
+
+// NewLocal returns a runner; call Run to start its workers.
+func NewLocal(store Store, work Work, cfg Config, logger *slog.Logger) *Local {
+	cfg = cfg.withDefaults()
+	return &Local{store: store, work: work, cfg: cfg, log: logger, now: time.Now, queue: make(chan string, cfg.QueueSize), active: map[string]bool{}}
+}
+
+// Validate checks the sources of a job request.
+func (l *Local) Validate(sources []string) error {
+	return ValidateSources(sources, l.cfg.withDefaults().MaxSources)
+}
+
+// ValidateSources checks that there is at least one source, at most max,
+// and that none is empty or longer than 2,048 bytes.
+func ValidateSources(sources []string, max int) error {
+	if len(sources) == 0 {
+		return evidence.Invalid("sources", "must list at least one source")
+	}
+	if len(sources) > max {
+		return evidence.Invalid("sources", "lists %d sources; the limit is %d", len(sources), max)
+	}
+	for i, s := range sources {
+		if s == "" || len(s) > 2048 {
+			return evidence.Invalid(fmt.Sprintf("sources[%d]", i), "must be 1 to 2048 bytes")
+		}
+	}
+	return nil
+}
+
+// Submit records a queued job and hands it to a worker. The job is durable
+// when Submit returns.
+func (l *Local) Submit(ctx context.Context, sources []string) (corpus.Job, error) {
+	if err := l.Validate(sources); err != nil {
+		return corpus.Job{}, err
+	}
+	now := l.now().UTC()
+	j := corpus.Job{ID: NewID(), State: corpus.JobQueued, Sources: sources, Total: len(sources), CreatedAt: now, UpdatedAt: now}
+	if err := l.store.CreateJob(ctx, j); err != nil {
+		return corpus.Job{}, fmt.Errorf("create job: %w", err)
+	}
+	select {
+	case l.queue <- j.ID:
+		return j, nil
+	default:
+		j.State, j.Message, j.FinishedAt = corpus.JobFailed, ErrBusy.Error(), now
+		if err := l.store.UpdateJob(ctx, j); err != nil {
+			l.log.Error("mark rejected job failed", "job", j.ID, "err", err)
+		}
+		return corpus.Job{}, ErrBusy
+	}
+}
+
+// Job returns a job's record.
+func (l *Local) Job(ctx context.Context, id string) (corpus.Job, error) {
+	return l.store.Job(ctx, id)
+}
+
+// List returns the newest jobs.
+func (l *Local) List(ctx context.Context, limit int) ([]corpus.Job, error) {
+	return l.store.ListJobs(ctx, limit)
+}
+
+// Run takes up jobs a previous process left queued or running, then runs
+// workers until ctx is done. A job interrupted by shutdown stays running in
+// the store and is taken up again at the next start; re-ingesting is
+// idempotent.
+func (l *Local) Run(ctx context.Context) error {
+	live, err := l.store.ListJobs(ctx, corpus.MaxListLimit)
+	if err != nil {
+		return fmt.Errorf("list jobs to resume: %w", err)
+	}
+	var resume []string
+	for i := len(live) - 1; i >= 0; i-- { // oldest first
+		if !live[i].State.Final() {
+			resume = append(resume, live[i].ID)
+		}
+	}
+	var wg sync.WaitGroup
+	for range l.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.worker(ctx)
+		}()
+	}
+	for _, id := range resume {
+		l.log.Info("resuming ingest job", "job", id)
+		select {
+		case l.queue <- id:
+		case <-ctx.Done():
+		}
+	}
+	wg.Wait()
+	return nil
+}
+
+func (l *Local) worker(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-l.queue:
+			if err := l.runJob(ctx, id); err != nil && ctx.Err() == nil {
+				l.log.Error("ingest job failed", "job", id, "err", err)
+			}
+		}
+	}
+}
+
+func (l *Local) runJob(ctx context.Context, id string) error {
+	// A job can be queued twice (submitted just before Run resumed it);
+	// only one worker may hold it.
+	l.mu.Lock()
+	if l.active[id] {
+		l.mu.Unlock()
+		return nil
+	}
+	l.active[id] = true
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.active, id)
+		l.mu.Unlock()
+	}()
+
+	j, err := l.store.Job(ctx, id)
+	if err != nil {
+		return fmt.Errorf("load job: %w", err)
+	}
+	if j.State.Final() {
+		return nil
+	}
+	j.State, j.UpdatedAt = corpus.JobRunning, l.now().UTC()
+	j.Done, j.Ingested, j.Skipped, j.Failed, j.Errors = 0, 0, 0, 0, nil
+	if err := l.store.UpdateJob(ctx, j); err != nil {
+		return fmt.Errorf("mark job running: %w", err)
+	}
+
+	var (
+		mu        sync.Mutex
+		lastWrite time.Time
+	)
+	report := func(u Update) {
+		mu.Lock()
+		defer mu.Unlock()
+		j.Done, j.Ingested, j.Skipped, j.Failed = u.Done, u.Ingested, u.Skipped, u.Failed
+		j.Errors = append([]corpus.JobError(nil), u.Errors...)
+		if u.Total > 0 {
+			j.Total = u.Total
+		}
+		now := l.now()
+		if now.Sub(lastWrite) < l.cfg.ProgressEvery && u.Done < j.Total {
+			return
+		}
+		lastWrite = now
+		j.UpdatedAt = now.UTC()
+		if err := l.store.UpdateJob(ctx, j); err != nil && ctx.Err() == nil {
+			l.log.Warn("write job progress", "job", j.ID, "err", err)
+		}
+	}
+	werr := l.work(ctx, j.Sources, report)
+	if ctx.Err() != nil {
+		// Shutting down: leave the job running so the next start resumes it.
+		return ctx.Err()
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	now := l.now().UTC()
+	j.UpdatedAt, j.FinishedAt = now, now
+	switch {
+	case werr != nil:
+		j.State, j.Message = corpus.JobFailed, werr.Error()
+	case j.Failed > 0 && j.Failed == j.Total:
+		j.State, j.Message = corpus.JobFailed, "every source failed"
+	default:
+		j.State = corpus.JobSucceeded
+	}
+	if err := l.store.UpdateJob(context.WithoutCancel(ctx), j); err != nil {
+		return fmt.Errorf("finish job: %w", err)
+	}
+	l.log.Info("ingest job finished", "job", j.ID, "state", j.State, "ingested", j.Ingested, "skipped", j.Skipped, "failed", j.Failed)
+	return nil
+}
+
+// NewID returns a random 128-bit hex identifier.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
