@@ -1,0 +1,604 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+// journal records the writes of the fakes in order, to check that a
+// source is put only after its passages.
+type journal struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+func (j *journal) add(format string, args ...any) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries = append(j.entries, fmt.Sprintf(format, args...))
+}
+
+func (j *journal) forSource(id string) []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []string
+	for _, e := range j.entries {
+		if strings.HasSuffix(e, " "+id) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// memSources is an in-memory SourceStore.
+type memSources struct {
+	j       *journal
+	mu      sync.Mutex
+	sources map[string]evidence.Source
+	// failPut fails PutSource of these IDs.
+	failPut map[string]bool
+}
+
+func (s *memSources) SourceHash(ctx context.Context, id string) (string, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	src, ok := s.sources[id]
+	return src.ContentHash, ok, nil
+}
+
+func (s *memSources) PutSource(ctx context.Context, src evidence.Source) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failPut[src.ID] {
+		return errors.New("disk full")
+	}
+	s.sources[src.ID] = src
+	state := "done"
+	if src.ContentHash == "" {
+		state = "unfinished"
+	}
+	s.j.add("put %s %s", state, src.ID)
+	return nil
+}
+
+// memIndex is an in-memory PassageIndex.
+type memIndex struct {
+	j        *journal
+	mu       sync.Mutex
+	passages map[string]evidence.Passage
+	vecs     map[string][]float32
+	upserts  int
+	// failUpsert fails Upsert of passages of these source IDs.
+	failUpsert map[string]bool
+}
+
+func (x *memIndex) Upsert(ctx context.Context, ps []evidence.Passage, vecs [][]float32) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(ps) != len(vecs) {
+		return fmt.Errorf("%d passages, %d vectors", len(ps), len(vecs))
+	}
+	if len(ps) > 0 && x.failUpsert[ps[0].SourceID] {
+		return errors.New("index unavailable")
+	}
+	x.upserts++
+	for i, p := range ps {
+		x.passages[p.ID] = p
+		x.vecs[p.ID] = vecs[i]
+	}
+	if len(ps) > 0 {
+		x.j.add("upsert %d %s", len(ps), ps[0].SourceID)
+	}
+	return nil
+}
+
+func (x *memIndex) DeleteSource(ctx context.Context, sourceID string) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for id, p := range x.passages {
+		if p.SourceID == sourceID {
+			delete(x.passages, id)
+			delete(x.vecs, id)
+		}
+	}
+	x.j.add("delete %s", sourceID)
+	return nil
+}
+
+func (x *memIndex) ofSource(id string) []evidence.Passage {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []evidence.Passage
+	for _, p := range x.passages {
+		if p.SourceID == id {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Ordinal < out[b].Ordinal })
+	return out
+}
+
+// fakeEmbedder returns a 2-d vector per text (its length and word count)
+// and fails texts holding "EMBED-FAIL".
+type fakeEmbedder struct {
+	mu    sync.Mutex
+	calls int
+	texts int
+	// maxBatch is the largest batch seen.
+	maxBatch int
+}
+
+func (e *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	e.mu.Lock()
+	e.calls++
+	e.texts += len(texts)
+	e.maxBatch = max(e.maxBatch, len(texts))
+	e.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if strings.Contains(t, "EMBED-FAIL") {
+			return nil, errors.New("model refused the text")
+		}
+		out[i] = []float32{float32(len(t)), float32(len(strings.Fields(t)))}
+	}
+	return out, nil
+}
+
+type env struct {
+	j       *journal
+	sources *memSources
+	index   *memIndex
+	emb     *fakeEmbedder
+	fetcher *Fetcher
+}
+
+func newEnv() *env {
+	j := &journal{}
+	return &env{
+		j:       j,
+		sources: &memSources{j: j, sources: map[string]evidence.Source{}, failPut: map[string]bool{}},
+		index:   &memIndex{j: j, passages: map[string]evidence.Passage{}, vecs: map[string][]float32{}, failUpsert: map[string]bool{}},
+		emb:     &fakeEmbedder{},
+		fetcher: NewFetcher(FetchConfig{AllowPrivate: true}, nil),
+	}
+}
+
+var ingestTime = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func (e *env) ingester(cfg Config) *Ingester {
+	cfg.Now = func() time.Time { return ingestTime }
+	return New(e.fetcher, e.sources, e.index, e.emb, cfg, nil)
+}
+
+// prose returns n distinct sentences of about ten words.
+func prose(tag string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "The %s finding number %d was confirmed by several independent teams. ", tag, i+1)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func failureMap(fs []Failure) map[string]error {
+	out := map[string]error{}
+	for _, f := range fs {
+		out[f.Source] = f.Err
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	site := newTestSite(t, "", map[string]http.HandlerFunc{
+		"/robots.txt": http.NotFound,
+		"/meta": html200(`<html><head><title>Meta page</title>
+			<meta property="article:published_time" content="2024-02-15T00:00:00Z"></head>
+			<body><article><p>` + prose("meta", 30) + `</p></article></body></html>`),
+		"/jsonld": html200(`<html><head><title>LD page</title>
+			<script type="application/ld+json">{"@type":"Article","datePublished":"2023-06-01"}</script></head>
+			<body><main><p>` + prose("ld", 4) + `</p></main></body></html>`),
+		"/visible": html200(`<html><head><title>Visible page</title></head>
+			<body><p class="byline">Published March 3, 2022</p><p>` + prose("visible", 4) + `</p></body></html>`),
+		"/missing":          http.NotFound,
+		"/redirect-private": redirectTo("http://169.254.169.254/latest/meta-data/"),
+		"/empty":            html200(`<html><body><script>only script</script></body></html>`),
+	})
+
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"docs/a.html":    `<html><head><title>File A</title></head><body><p>` + prose("file-a", 3) + `</p></body></html>`,
+		"docs/b.md":      "# Markdown B\n\n" + prose("md-b", 3) + "\n",
+		"docs/sub/c.txt": prose("text-c", 3) + "\n",
+		"docs/empty.txt": "  \n\n",
+		"docs/skip.json": "{}",
+		"records.jsonl": strings.Join([]string{
+			`{"id": 1, "title": "Record one", "text": "` + prose("rec-1", 3) + `", "url": "https://www.nasa.gov/r1", "published_at": "2020-01-01"}`,
+			`{"id": 2, "text": "` + prose("rec-2", 3) + `", "domain": "example.org", "reliability": 0.3}`,
+			`{"id": 3, "abstract": ["` + prose("rec-3", 1) + `", "Second sentence of the abstract."]}`,
+			`{"id": 4}`,
+			`{"id": 5, "text": "This record breaks the EMBED-FAIL embedder."}`,
+		}, "\n"),
+	})
+	jsonl := filepath.Join(dir, "records.jsonl")
+	docs := filepath.Join(dir, "docs")
+	args := []string{
+		site.URL + "/meta", site.URL + "/jsonld", site.URL + "/visible",
+		site.URL + "/missing", site.URL + "/redirect-private", site.URL + "/empty",
+		docs, jsonl, filepath.Join(dir, "nope.html"),
+	}
+
+	e := newEnv()
+	var reports []Progress
+	sum, err := e.ingester(Config{}).Run(context.Background(), args, func(p Progress) { reports = append(reports, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Failures, in argument order, each with its cause.
+	wantFailed := []string{
+		site.URL + "/missing", site.URL + "/redirect-private", site.URL + "/empty",
+		filepath.Join(docs, "empty.txt"), jsonl + ":4", jsonl + ":5", filepath.Join(dir, "nope.html"),
+	}
+	gotFailed := failureSources(sum.Failed)
+	if diff := cmp.Diff(wantFailed, gotFailed, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("failed sources (-want +got):\n%s", diff)
+	}
+	fm := failureMap(sum.Failed)
+	var se *StatusError
+	if err := fm[site.URL+"/missing"]; !errors.As(err, &se) || se.Code != 404 {
+		t.Errorf("/missing failed with %v, want a 404 StatusError", err)
+	}
+	if err := fm[site.URL+"/redirect-private"]; !errors.Is(err, ErrBlocked) {
+		t.Errorf("/redirect-private failed with %v, want ErrBlocked", err)
+	}
+	if err := fm[site.URL+"/empty"]; !errors.Is(err, errNoText) {
+		t.Errorf("/empty failed with %v, want no text", err)
+	}
+	for _, f := range sum.Failed {
+		if f.Reason == "" {
+			t.Errorf("failure of %s has no reason", f.Source)
+		}
+	}
+
+	if sum.Total != 16 || sum.Sources != 9 || sum.Skipped != 0 {
+		t.Errorf("summary = total %d, sources %d, skipped %d; want 16, 9, 0", sum.Total, sum.Sources, sum.Skipped)
+	}
+	// One report before the start (the two rejected already done), one per
+	// source.
+	if len(reports) != 15 || reports[0].Done != 2 || reports[0].Total != 16 {
+		t.Errorf("%d progress reports, first %+v; want 15, the first with Done 2 of 16", len(reports), reports[0])
+	}
+	last := reports[len(reports)-1]
+	if last.Done != last.Total || last.Ingested != 9 || last.Failed != 7 {
+		t.Errorf("last progress = %+v", last)
+	}
+	for i := 1; i < len(reports); i++ {
+		if reports[i].Done != reports[i-1].Done+1 {
+			t.Errorf("progress %d: Done %d after %d", i, reports[i].Done, reports[i-1].Done)
+		}
+	}
+
+	// Metadata of each kind of source.
+	ids := map[string]string{"records:1": "records:1", "records:2": "records:2"}
+	for _, src := range e.sources.sources {
+		if src.Title != "" {
+			ids[src.Title] = src.ID
+		}
+	}
+	ignore := cmpopts.IgnoreFields(evidence.Source{}, "ID", "ContentHash", "Passages")
+	host := evidence.DomainOf(site.URL)
+	wantSources := map[string]evidence.Source{
+		"Meta page":    {URL: site.URL + "/meta", Domain: host, Title: "Meta page", PublishedAt: day(2024, 2, 15), Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"LD page":      {URL: site.URL + "/jsonld", Domain: host, Title: "LD page", PublishedAt: day(2023, 6, 1), Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"Visible page": {URL: site.URL + "/visible", Domain: host, Title: "Visible page", PublishedAt: day(2022, 3, 3), Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"File A":       {Title: "File A", Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"Markdown B":   {Title: "Markdown B", Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"c":            {Title: "c", Reliability: DefaultReliability, IngestedAt: ingestTime},
+		"records:1":    {URL: "https://www.nasa.gov/r1", Domain: "nasa.gov", Title: "Record one", PublishedAt: day(2020, 1, 1), Reliability: 0.95, IngestedAt: ingestTime},
+		"records:2":    {Domain: "example.org", Reliability: 0.3, IngestedAt: ingestTime},
+	}
+	for key, want := range wantSources {
+		id, ok := ids[key]
+		if !ok {
+			t.Errorf("no source titled %q", key)
+			continue
+		}
+		got, ok := e.sources.sources[id]
+		if !ok {
+			t.Errorf("source %s not stored", id)
+		}
+		if diff := cmp.Diff(want, got, ignore); diff != "" {
+			t.Errorf("source %q (-want +got):\n%s", key, diff)
+		}
+	}
+	if _, ok := e.sources.sources["records:3"]; !ok {
+		t.Errorf("the abstract-only record was not stored")
+	}
+
+	// Passages: IDs, metadata copied from the source, count on the source,
+	// and the source written last.
+	totalPassages := 0
+	for id, src := range e.sources.sources {
+		ps := e.index.ofSource(id)
+		totalPassages += len(ps)
+		if len(ps) == 0 || src.Passages != len(ps) || len(src.ContentHash) != 64 {
+			t.Errorf("source %s: %d passages stored, source says %d, hash %q", id, len(ps), src.Passages, src.ContentHash)
+		}
+		for i, p := range ps {
+			want := evidence.Passage{
+				ID: fmt.Sprintf("%s#%d", id, i), SourceID: id, Ordinal: i, Text: p.Text,
+				URL: src.URL, Domain: src.Domain, Title: src.Title, PublishedAt: src.PublishedAt, Reliability: src.Reliability,
+			}
+			if diff := cmp.Diff(want, p); diff != "" {
+				t.Errorf("passage (-want +got):\n%s", diff)
+			}
+			if p.Text == "" {
+				t.Errorf("passage %s is empty", p.ID)
+			}
+		}
+		if diff := cmp.Diff([]string{"delete " + id, fmt.Sprintf("upsert %d %s", len(ps), id), "put done " + id}, e.j.forSource(id)); diff != "" {
+			t.Errorf("writes of %s (-want +got):\n%s", id, diff)
+		}
+	}
+	if sum.Chunks != totalPassages {
+		t.Errorf("summary chunks = %d, index holds %d", sum.Chunks, totalPassages)
+	}
+	if metaID := ids["Meta page"]; len(e.index.ofSource(metaID)) < 3 {
+		t.Errorf("the 300-word meta page made %d passages, want at least 3", len(e.index.ofSource(metaID)))
+	}
+
+	// Running again changes nothing.
+	embedCalls, upserts := e.emb.calls, e.index.upserts
+	again, err := e.ingester(Config{}).Run(context.Background(), args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Sources != 0 || again.Skipped != 9 || len(again.Failed) != 7 || again.Chunks != 0 {
+		t.Errorf("second run = %+v, want 9 skipped, 7 failed, nothing written", again)
+	}
+	// Only the record the embedder refuses is embedded again.
+	if e.emb.calls != embedCalls+1 || e.index.upserts != upserts {
+		t.Errorf("second run: %d embed calls, %d upserts; want 1 and 0", e.emb.calls-embedCalls, e.index.upserts-upserts)
+	}
+}
+
+func TestRunReplacesChangedContent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "doc.txt")
+	writeFiles(t, dir, map[string]string{"doc.txt": prose("long", 40)})
+	e := newEnv()
+	in := e.ingester(Config{})
+	if _, err := in.Run(context.Background(), []string{path}, nil); err != nil {
+		t.Fatal(err)
+	}
+	id := fileItem(path).ID
+	before := e.index.ofSource(id)
+	if len(before) < 3 {
+		t.Fatalf("%d passages from 400 words, want at least 3", len(before))
+	}
+
+	writeFiles(t, dir, map[string]string{"doc.txt": "A short replacement text."})
+	sum, err := in.Run(context.Background(), []string{path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sources != 1 || sum.Chunks != 1 {
+		t.Errorf("summary = %+v, want the source re-ingested into one passage", sum)
+	}
+	after := e.index.ofSource(id)
+	if len(after) != 1 || after[0].Text != "A short replacement text." || after[0].ID != id+"#0" {
+		t.Errorf("passages after change = %+v, want only the new one", after)
+	}
+	if got := e.sources.sources[id].Passages; got != 1 {
+		t.Errorf("source says %d passages, want 1", got)
+	}
+	// The re-ingest marks the source unfinished before deleting.
+	want := []string{
+		"delete " + id, fmt.Sprintf("upsert %d %s", len(before), id), "put done " + id,
+		"put unfinished " + id, "delete " + id, "upsert 1 " + id, "put done " + id,
+	}
+	if diff := cmp.Diff(want, e.j.forSource(id)); diff != "" {
+		t.Errorf("writes (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunMetadataChangeReingests(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.jsonl")
+	write := func(rel string) {
+		writeFiles(t, dir, map[string]string{"r.jsonl": `{"id":"x","text":"Same text.","reliability":` + rel + `}`})
+	}
+	e := newEnv()
+	in := e.ingester(Config{})
+	write("0.2")
+	if _, err := in.Run(context.Background(), []string{path}, nil); err != nil {
+		t.Fatal(err)
+	}
+	write("0.8")
+	sum, err := in.Run(context.Background(), []string{path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sources != 1 {
+		t.Errorf("summary = %+v, want the source re-ingested", sum)
+	}
+	if ps := e.index.ofSource("r:x"); len(ps) != 1 || ps[0].Reliability != 0.8 {
+		t.Errorf("passages = %+v, want reliability 0.8", ps)
+	}
+}
+
+func TestRunFailuresKeepOldDataConsistent(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.txt": prose("a", 3),
+		"b.txt": prose("b", 3),
+		"c.txt": prose("c", 3),
+	})
+	path := func(n string) string { return filepath.Join(dir, n) }
+	id := func(n string) string { return fileItem(path(n)).ID }
+	e := newEnv()
+	in := e.ingester(Config{Workers: 1})
+	if _, err := in.Run(context.Background(), []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// Change all three; the index fails b's upsert and the store fails c's
+	// final put. a still goes through.
+	writeFiles(t, dir, map[string]string{
+		"a.txt": prose("a2", 3),
+		"b.txt": prose("b2", 3),
+		"c.txt": prose("c2", 3),
+	})
+	e.index.failUpsert[id("b.txt")] = true
+	e.sources.failPut[id("c.txt")] = true
+	sum, err := in.Run(context.Background(), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sources != 1 || len(sum.Failed) != 2 {
+		t.Fatalf("summary = %+v, want a ingested, b and c failed", sum)
+	}
+	if got := e.sources.sources[id("a.txt")].ContentHash; got == "" {
+		t.Errorf("a has no hash after a good re-ingest")
+	}
+	// b failed after its old passages went: it is marked unfinished, so
+	// the next run redoes it even if its content is unchanged.
+	if got := e.sources.sources[id("b.txt")].ContentHash; got != "" {
+		t.Errorf("b hash = %q after a failed re-ingest, want empty (unfinished)", got)
+	}
+
+	delete(e.index.failUpsert, id("b.txt"))
+	sum, err = in.Run(context.Background(), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sources != 1 || sum.Skipped != 1 || len(sum.Failed) != 1 {
+		t.Errorf("third run = %+v, want b redone, a skipped, c still failing", sum)
+	}
+	if ps := e.index.ofSource(id("b.txt")); len(ps) == 0 || !strings.Contains(ps[0].Text, "b2") {
+		t.Errorf("b passages = %+v, want the new text", ps)
+	}
+}
+
+func TestRunLimits(t *testing.T) {
+	dir := t.TempDir()
+	paras := make([]string, 50)
+	for i := range paras {
+		paras[i] = prose(fmt.Sprintf("p%d", i), 8)
+	}
+	writeFiles(t, dir, map[string]string{"big.txt": strings.Join(paras, "\n\n")})
+	e := newEnv()
+	sum, err := e.ingester(Config{MaxPassages: 5, EmbedBatch: 2}).Run(context.Background(), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Chunks != 5 {
+		t.Errorf("chunks = %d, want 5 (MaxPassages)", sum.Chunks)
+	}
+	if e.emb.maxBatch != 2 || e.emb.calls != 3 {
+		t.Errorf("embed calls = %d, max batch %d; want 3 calls of at most 2", e.emb.calls, e.emb.maxBatch)
+	}
+
+	e = newEnv()
+	if _, err := e.ingester(Config{MaxTextBytes: 2000}).Run(context.Background(), []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	id := fileItem(filepath.Join(dir, "big.txt")).ID
+	var all strings.Builder
+	for _, p := range e.index.ofSource(id) {
+		all.WriteString(p.Text)
+	}
+	if !strings.Contains(all.String(), "p0 finding number 1") || strings.Contains(all.String(), "p49") {
+		t.Errorf("MaxTextBytes: want the start kept and the end cut")
+	}
+
+	e = newEnv()
+	sum, err = e.ingester(Config{MaxFileBytes: 100}).Run(context.Background(), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Failed) != 1 || !errors.Is(sum.Failed[0].Err, ErrTooLarge) {
+		t.Errorf("MaxFileBytes: failed = %+v, want ErrTooLarge", sum.Failed)
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("f%02d.txt", i)] = prose(fmt.Sprint(i), 2)
+	}
+	writeFiles(t, dir, files)
+	e := newEnv()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sum, err := e.ingester(Config{Workers: 2}).Run(ctx, []string{dir}, func(p Progress) {
+		if p.Done == 3 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if len(sum.Failed) != 0 {
+		t.Errorf("interrupted sources reported as failed: %+v", sum.Failed)
+	}
+	if sum.Sources < 3 || sum.Sources >= 20 {
+		t.Errorf("%d sources ingested, want the run stopped early", sum.Sources)
+	}
+	// Every source reported ingested has its passages and hash.
+	n := 0
+	for id, src := range e.sources.sources {
+		if src.ContentHash != "" {
+			n++
+			if len(e.index.ofSource(id)) != src.Passages {
+				t.Errorf("source %s reported ingested without its passages", id)
+			}
+		}
+	}
+	if n != sum.Sources {
+		t.Errorf("%d sources stored, summary says %d", n, sum.Sources)
+	}
+}
+
+func TestRunWithoutFetcher(t *testing.T) {
+	e := newEnv()
+	in := New(nil, e.sources, e.index, e.emb, Config{}, nil)
+	sum, err := in.Run(context.Background(), []string{"https://example.com/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Failed) != 1 {
+		t.Errorf("failed = %+v, want the URL to fail", sum.Failed)
+	}
+}
+
+func TestCutText(t *testing.T) {
+	tests := []struct {
+		text string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"one two\n\nthree four", 12, "one two"},
+		{"no breaks at all here", 7, "no brea"},
+		{"héllo", 2, "h"},
+	}
+	for _, tt := range tests {
+		if got := cutText(tt.text, tt.max); got != tt.want {
+			t.Errorf("cutText(%q, %d) = %q, want %q", tt.text, tt.max, got, tt.want)
+		}
+	}
+}
