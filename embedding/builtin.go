@@ -1,0 +1,220 @@
+// Package embedding provides verity's built-in sentence embedder: a
+// SIF-weighted average of the shipped GloVe word vectors (package wordvec)
+// joined with a hashed lexical block that lets rare names, numbers and
+// unknown words match. It needs no model server, is deterministic and embeds
+// thousands of sentences a second on one core.
+package embedding
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/verity-fc/verity/wordvec"
+)
+
+const (
+	// Name identifies the built-in model and its version. Vectors from
+	// different versions are not comparable: a store that persists them
+	// should record the name and re-embed when it changes.
+	Name = "verity-builtin-sif-glove100-v1"
+
+	// HashDim is the size of the lexical block.
+	HashDim = 156
+
+	// MaxTextBytes bounds the part of each text that Embed reads (64 KiB);
+	// the rest of a longer text is ignored.
+	MaxTextBytes = 64 << 10
+
+	// sifA is the SIF smoothing constant a in a/(a+p(w)) (Arora et al.,
+	// 2017, recommend 1e-3 to 1e-4).
+	sifA = 1e-3
+
+	// lexShare is the share of the squared norm given to the lexical block
+	// when a text has both blocks: cosine similarity is then about
+	// (1-lexShare)*semantic + lexShare*lexical.
+	lexShare = 0.3
+)
+
+// Builtin embeds texts into Dim() = table dimension + HashDim components
+// (256 with the shipped 100-dimensional table):
+//
+//   - components [0, d) are the SIF average of the word vectors of the
+//     text's content words: each word weighs a/(a+p(w)), a = 1e-3, with p(w)
+//     from its frequency rank (wordvec.Word.Prob), so "the" barely counts and
+//     "vaccine" counts fully. Stopwords, clitics and punctuation are skipped.
+//   - components [d, d+HashDim) are a signed feature hash of each content
+//     word and of its character trigrams ("<va", "vac", ...), weighted like
+//     the word vectors; words the table lacks (names, numbers, rare
+//     spellings) weigh 1, the most a known word can. This is what lets
+//     "H5N1" match "H5N1" and "hospitalisations" match "hospital".
+//
+// Each block is scaled to unit length and the lexical one then to a share of
+// 0.3 of the squared norm, so the vector has unit length and cosine
+// similarity is about 0.7 semantic + 0.3 lexical. A text with no content
+// word (empty, only punctuation or stopwords) gets the zero vector, whose
+// cosine with anything is 0 by convention; callers must not divide by its
+// norm. Builtin is safe for concurrent use.
+type Builtin struct {
+	t   *wordvec.Table
+	dim int
+}
+
+// NewBuiltin returns an embedder over t; nil means wordvec.Default().
+func NewBuiltin(t *wordvec.Table) *Builtin {
+	if t == nil {
+		t = wordvec.Default()
+	}
+	return &Builtin{t: t, dim: t.Dim() + HashDim}
+}
+
+// Dim is the number of components of every vector.
+func (b *Builtin) Dim() int { return b.dim }
+
+// Embed returns one unit-length (or, for a text without content words,
+// zero) vector per text. It stops with ctx's error if ctx ends before the
+// batch is done.
+func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	// One backing array for the batch: fewer allocations, and vectors of
+	// one batch sit together in memory.
+	flat := make([]float32, len(texts)*b.dim)
+	var toks []string
+	for i, text := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("embed %d texts: %w", len(texts), err)
+			}
+		}
+		v := flat[i*b.dim : (i+1)*b.dim : (i+1)*b.dim]
+		toks = b.embed(v, text, toks[:0])
+		out[i] = v
+	}
+	return out, nil
+}
+
+// embed writes the vector of text into v (zeroed, Dim() long), using toks
+// as scratch space, and returns the scratch for reuse.
+func (b *Builtin) embed(v []float32, text string, toks []string) []string {
+	if len(text) > MaxTextBytes {
+		cut := MaxTextBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	toks = b.t.AppendTokens(toks, text)
+	d := b.t.Dim()
+	sem, lex := v[:d], v[d:]
+	for _, tok := range toks {
+		if tok == "n't" {
+			tok = "not"
+		}
+		if !isContent(tok) {
+			continue
+		}
+		weight := float32(1)
+		if w, ok := b.t.Lookup(tok); ok {
+			weight = float32(sifA / (sifA + w.Prob()))
+			w.AddTo(sem, weight)
+		}
+		addLexical(lex, tok, weight)
+	}
+	ns, nl := norm(sem), norm(lex)
+	switch {
+	case ns > 0 && nl > 0:
+		scale(sem, float32(math.Sqrt(1-lexShare))/ns)
+		scale(lex, float32(math.Sqrt(lexShare))/nl)
+	case ns > 0:
+		scale(sem, 1/ns)
+	case nl > 0:
+		scale(lex, 1/nl)
+	}
+	return toks
+}
+
+// isContent reports whether tok carries meaning worth embedding: it has a
+// letter or a digit and is not a stopword.
+func isContent(tok string) bool {
+	if stopwords[tok] {
+		return false
+	}
+	for _, r := range tok {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// addLexical adds the signed hash features of tok to lex: the whole word
+// with the given weight and its character trigrams (of "<tok>") sharing
+// that weight's square, so a long word does not outweigh a short one.
+func addLexical(lex []float32, tok string, weight float32) {
+	addFeature(lex, hashString(offsetWord, tok), weight)
+	padded := len(tok) + 2
+	if padded < 3 {
+		return
+	}
+	n := padded - 2
+	tw := weight / float32(math.Sqrt(float64(n)))
+	for i := 0; i < n; i++ {
+		// Trigram i of "<" + tok + ">", hashed without building it.
+		h := uint64(offsetTrigram)
+		for j := i; j < i+3; j++ {
+			var c byte
+			switch {
+			case j == 0:
+				c = '<'
+			case j == padded-1:
+				c = '>'
+			default:
+				c = tok[j-1]
+			}
+			h = (h ^ uint64(c)) * fnvPrime
+		}
+		addFeature(lex, h, tw)
+	}
+}
+
+// Feature hashing with FNV-1a, written out so that hashing a trigram does
+// not allocate; the two offsets keep words and trigrams apart. The values
+// are fixed: vectors persisted by a store must not change between runs.
+const (
+	offsetWord    = 14695981039346656037
+	offsetTrigram = 14695981039346656037 ^ 0x9e3779b97f4a7c15
+	fnvPrime      = 1099511628211
+)
+
+func hashString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
+}
+
+// addFeature adds ±weight to one component of lex chosen by h; the sign,
+// from the top bit, makes collisions cancel on average instead of piling up.
+func addFeature(lex []float32, h uint64, weight float32) {
+	i := (h & 0x7fffffffffffffff) % uint64(len(lex))
+	if h>>63 == 1 {
+		weight = -weight
+	}
+	lex[i] += weight
+}
+
+func norm(v []float32) float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return float32(math.Sqrt(s))
+}
+
+func scale(v []float32, f float32) {
+	for i := range v {
+		v[i] *= f
+	}
+}
