@@ -66,6 +66,9 @@ func (c TrainConfig) withDefaults() TrainConfig {
 // Metrics report a trained model on the development splits, by set name.
 type Metrics struct {
 	Sets map[string]SetMetrics
+	// Dev holds the development pairs measured, by set name, so that
+	// callers can score them further or write them out.
+	Dev map[string][]Pair
 }
 
 // SetMetrics are the pair-level accuracy and log-loss (nats) of one set.
@@ -107,7 +110,7 @@ func Train(ctx context.Context, cfg TrainConfig, logf func(format string, args .
 	if err != nil {
 		return nil, Metrics{}, err
 	}
-	met := Metrics{Sets: map[string]SetMetrics{}}
+	met := Metrics{Sets: map[string]SetMetrics{}, Dev: map[string][]Pair{}}
 	for _, name := range sets.Names() {
 		dev := sets[name][SplitDev]
 		sm, err := m.Evaluate(ctx, dev)
@@ -115,6 +118,7 @@ func Train(ctx context.Context, cfg TrainConfig, logf func(format string, args .
 			return nil, Metrics{}, err
 		}
 		met.Sets[name] = sm
+		met.Dev[name] = dev
 		logf("dev %s: n=%d accuracy=%.3f log-loss=%.3f", name, sm.N, sm.Accuracy, sm.LogLoss)
 	}
 	m.Info = map[string]string{
