@@ -1,0 +1,438 @@
+package quantity
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+// Tolerances of [Compare]. They are the seed's "±2% or ±1 unit", plus a
+// wider band for hedged figures.
+const (
+	// RelTolerance is the relative tolerance between two figures: 2% of
+	// the source figure.
+	RelTolerance = 0.02
+	// ApproxTolerance replaces RelTolerance when either figure is
+	// hedged as approximate ("about", "nearly", "~", "half of"): 10%.
+	ApproxTolerance = 0.10
+	// contextWindow is how many content words on each side of a quantity
+	// describe what it counts.
+	contextWindow = 8
+)
+
+// Outcome is how one claim quantity fares against a source.
+type Outcome uint8
+
+const (
+	// NotCompared: the source has no quantity of a compatible kind and
+	// unit, or none that can be told apart from unrelated figures.
+	NotCompared Outcome = iota
+	// Agrees: the source's figure lies within the claim's figure and
+	// tolerance (or bound).
+	Agrees
+	// Conflicts: the source's figure cannot be what the claim says.
+	Conflicts
+	// Unsettled: the figures overlap without one settling the other
+	// ("more than 25 million" against "over 20 million"), or the source
+	// has several candidates, none agreeing, none sharing the claim's
+	// context.
+	Unsettled
+)
+
+var outcomeNames = [...]string{"not_compared", "agrees", "conflicts", "unsettled"}
+
+// String returns the outcome's name.
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "outcome(?)"
+}
+
+// MarshalText encodes the outcome as its name.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// Finding is the comparison of one claim quantity with a source.
+type Finding struct {
+	Claim Quantity `json:"claim"`
+	// Source is the source quantity the claim quantity was judged
+	// against; zero when Outcome is NotCompared.
+	Source  Quantity `json:"source"`
+	Outcome Outcome  `json:"outcome"`
+	// RelErr is [RelativeError] of the claim's Value against the source's
+	// Value, both in the base unit of their dimension; 0 for Year, Date
+	// and NotCompared.
+	RelErr float64 `json:"rel_err"`
+}
+
+// RelativeError returns |a-b| / |b|: how far a claimed figure a is from a
+// reference figure b, as a fraction of b (0.5 is 50%). It is 0 when both
+// are 0 and +Inf when only b is 0.
+func RelativeError(a, b float64) float64 {
+	if b == 0 {
+		if a == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return math.Abs(a-b) / math.Abs(b)
+}
+
+// Compare checks the quantities of claim against those of source and
+// summarises [Check]: a mismatch for each claim quantity that conflicts
+// (OK false); otherwise OK when at least one agrees; Applicable false when
+// none is compared or settled.
+func Compare(claim, source string) evidence.NumCheck {
+	var nc evidence.NumCheck
+	for _, f := range Check(claim, source) {
+		switch f.Outcome {
+		case Conflicts:
+			nc.Mismatches = append(nc.Mismatches, evidence.Mismatch{Claim: f.Claim.Text, Source: f.Source.Text})
+		case Agrees:
+			nc.Applicable = true
+		}
+	}
+	if len(nc.Mismatches) > 0 {
+		return evidence.NumCheck{Applicable: true, OK: false, Mismatches: nc.Mismatches}
+	}
+	nc.OK = nc.Applicable
+	return nc
+}
+
+// Check compares each quantity of claim with the quantities of source and
+// returns one Finding per claim quantity, in order.
+//
+// Candidates. A claim quantity is compared only with source quantities of
+// a compatible kind and unit: counts with counts ("" and "people"),
+// percentages with percentages ("%" and "pp" apart), money in the same
+// currency, measures of one dimension after conversion (km with m, t with
+// kg; °C and °F are not converted, bare "degrees" match either), years and
+// dates with each other, ordinals with ordinals.
+//
+// Agreement. Both figures are read as intervals. The claim's exact figure
+// v accepts a source figure b when |v-b| <= max(2% of |b|, one unit),
+// where one unit is the claim's Step, one unit in the last place the
+// claim wrote ("196" -> 1, "1.1" -> 0.1, "$50B" -> $1B, "9k" -> 1000),
+// counted only when the claim writes at least two significant places (the
+// figure is at least ten Steps): so "196 countries" agrees with 195 and
+// "30%" with 31%, but "3 Oscars" does not agree with 4. A hedged "about"
+// figure widens 2% to [ApproxTolerance]. A bound ("more than", "under")
+// accepts figures on its side, inclusive and without tolerance; a range
+// accepts figures inside it. Source bounds and ranges are intervals too:
+// a claim agrees when the source's interval lies within the claim's, and
+// conflicts when the two do not meet; otherwise it is Unsettled. Years and
+// dates are compared as spans of days with no tolerance: a year agrees
+// only with the same year (or a date in it), a day with the same day, a
+// month with a day in that month; "circa" widens a year by one each side.
+// Ordinals must be equal.
+//
+// Choice among candidates. Long passages hold unrelated figures, so each
+// candidate is scored by the content words (stop words left out, plurals
+// folded) it shares with the claim quantity within eight words on either
+// side. Only the best-scoring candidates are considered; if any agrees the
+// claim quantity agrees. A conflict is reported only when every one of them
+// conflicts and either they share context with the claim quantity or the
+// source offers exactly one candidate; when several candidates share
+// nothing with the claim and none agrees, the outcome is Unsettled.
+func Check(claim, source string) []Finding {
+	cl := analyse(claim)
+	if len(cl.found) == 0 {
+		return nil
+	}
+	src := analyse(source)
+	out := make([]Finding, 0, len(cl.found))
+	srcCtx := make([][]string, len(src.found))
+	for i, c := range cl.found {
+		cctx := cl.context(i)
+		f := Finding{Claim: c.q}
+		var best []int
+		bestScore := -1
+		for j, s := range src.found {
+			if !compatible(c.q, s.q) {
+				continue
+			}
+			if srcCtx[j] == nil {
+				srcCtx[j] = src.context(j)
+			}
+			sc := shared(cctx, srcCtx[j])
+			switch {
+			case sc > bestScore:
+				bestScore = sc
+				best = append(best[:0], j)
+			case sc == bestScore:
+				best = append(best, j)
+			}
+		}
+		if len(best) == 0 {
+			out = append(out, f)
+			continue
+		}
+		f.Outcome = Conflicts
+		pick := -1
+		for _, j := range best {
+			switch relate(c.q, src.found[j].q) {
+			case Agrees:
+				f.Outcome, pick = Agrees, j
+			case Unsettled:
+				if f.Outcome == Conflicts {
+					f.Outcome, pick = Unsettled, j
+				}
+			}
+			if f.Outcome == Agrees {
+				break
+			}
+		}
+		if f.Outcome == Conflicts && bestScore == 0 && len(best) > 1 {
+			f.Outcome = Unsettled
+		}
+		if pick < 0 {
+			// All conflict: report the nearest figure.
+			pick = best[0]
+			for _, j := range best[1:] {
+				if relErr(c.q, src.found[j].q) < relErr(c.q, src.found[pick].q) {
+					pick = j
+				}
+			}
+		}
+		f.Source = src.found[pick].q
+		f.RelErr = relErr(c.q, f.Source)
+		out = append(out, f)
+	}
+	return out
+}
+
+// found is a quantity with the tokens it spans.
+type found struct {
+	q      Quantity
+	ts, te int
+}
+
+type analysis struct {
+	toks  []token
+	found []found
+	// inQty marks tokens inside a quantity.
+	inQty []bool
+}
+
+func analyse(text string) analysis {
+	if len(text) > maxTextBytes {
+		text = text[:maxTextBytes]
+	}
+	s := scanner{text: text, toks: tokenize(text, nil)}
+	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks))}
+	s.each(func(q Quantity, ts, te int) bool {
+		a.found = append(a.found, found{q, ts, te})
+		for k := ts; k < te; k++ {
+			a.inQty[k] = true
+		}
+		return true
+	})
+	return a
+}
+
+// context returns the folded content words within contextWindow words of
+// quantity i.
+func (a analysis) context(i int) []string {
+	f := a.found[i]
+	ctx := make([]string, 0, 2*contextWindow)
+	add := func(k int) bool {
+		t := a.toks[k]
+		if t.kind != tWord || a.inQty[k] {
+			return false
+		}
+		w := fold(t.text)
+		if stopwords[w] || len(w) < 2 {
+			return false
+		}
+		ctx = append(ctx, w)
+		return true
+	}
+	for k, n := f.ts-1, 0; k >= 0 && n < contextWindow; k-- {
+		if add(k) {
+			n++
+		}
+	}
+	for k, n := f.te, 0; k < len(a.toks) && n < contextWindow; k++ {
+		if add(k) {
+			n++
+		}
+	}
+	if ctx == nil {
+		ctx = []string{}
+	}
+	return ctx
+}
+
+// fold lower-cases a word and folds a plural ending: "satellites" ->
+// "satellite", "countries" -> "country".
+func fold(w string) string {
+	w = strings.ToLower(w)
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// shared counts the distinct words of a that are in b.
+func shared(a, b []string) int {
+	n := 0
+	for i, w := range a {
+		dup := false
+		for _, v := range a[:i] {
+			if v == w {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		for _, v := range b {
+			if v == w {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// dimension returns the comparison class of q and the factor that
+// converts its Value into the class's base unit.
+func dimension(q Quantity) (string, float64) {
+	switch q.Kind {
+	case Year, Date:
+		return "time", 1
+	case Ordinal:
+		return "ordinal", 1
+	case Number:
+		return "count", 1
+	case Money:
+		return "money:" + q.Unit, 1
+	case Percent:
+		return "percent:" + q.Unit, 1
+	}
+	if u, ok := unitInfo[q.Unit]; ok {
+		return u.base, u.factor
+	}
+	return q.Unit, 1
+}
+
+func compatible(c, s Quantity) bool {
+	dc, _ := dimension(c)
+	ds, _ := dimension(s)
+	if dc == ds {
+		return true
+	}
+	// Bare "degrees" is read as the other side's temperature scale.
+	deg := func(d string) bool { return d == "°C" || d == "°F" }
+	return (dc == "°" && deg(ds)) || (ds == "°" && deg(dc))
+}
+
+// relErr is RelativeError of the two figures in base units, 0 for times.
+func relErr(c, s Quantity) float64 {
+	if c.Kind == Year || c.Kind == Date || s.Kind == Year || s.Kind == Date {
+		return 0
+	}
+	_, fc := dimension(c)
+	_, fs := dimension(s)
+	return RelativeError(c.Value*fc, s.Value*fs)
+}
+
+// interval is a closed interval of values; infinities stand for open ends.
+type interval struct{ lo, hi float64 }
+
+func (a interval) within(b interval) bool { return a.lo >= b.lo && a.hi <= b.hi }
+func (a interval) meets(b interval) bool  { return a.lo <= b.hi && b.lo <= a.hi }
+
+// relate compares claim quantity c with a compatible source quantity s.
+func relate(c, s Quantity) Outcome {
+	var ci, si interval
+	switch {
+	case c.Kind == Ordinal:
+		if c.Value == s.Value {
+			return Agrees
+		}
+		return Conflicts
+	case c.Kind == Year || c.Kind == Date:
+		ci, si = days(c), days(s)
+	default:
+		ci, si = figures(c, s)
+	}
+	switch {
+	case si.within(ci):
+		return Agrees
+	case !si.meets(ci):
+		return Conflicts
+	}
+	return Unsettled
+}
+
+// figures returns the claim's interval, with its tolerance, and the
+// source's, in base units.
+func figures(c, s Quantity) (interval, interval) {
+	_, fc := dimension(c)
+	_, fs := dimension(s)
+	cv, ch, step := c.Value*fc, c.High*fc, c.Step*fc
+	sv, sh := s.Value*fs, s.High*fs
+	rel := RelTolerance
+	if c.Bound == Approx || s.Bound == Approx {
+		rel = ApproxTolerance
+	}
+	tol := rel * math.Abs(sv)
+	if step > 0 && math.Abs(cv) >= 10*step*(1-1e-9) {
+		tol = math.Max(tol, step)
+	}
+	tol *= 1 + 1e-9 // float noise: 1.1 - 1.0 is 0.10000000000000009
+	// A hedged source figure is a point when the claim's tolerance is
+	// already widened for it, and a ±10% band against a bound or range.
+	w := 0.0
+	if s.Bound == Approx && c.Bound != Exact && c.Bound != Approx {
+		w = ApproxTolerance * math.Abs(sv)
+	}
+	return span(c.Bound, cv, ch, tol), span(s.Bound, sv, sh, w)
+}
+
+// span is the interval of values a figure v (high end h) with bound b
+// admits, widened by tol on its closed ends; bounds are not widened.
+func span(b Bound, v, h, tol float64) interval {
+	switch b {
+	case AtLeast:
+		return interval{v, math.Inf(1)}
+	case AtMost:
+		return interval{math.Inf(-1), v}
+	case Between:
+		return interval{v - tol, h + tol}
+	}
+	return interval{v - tol, v + tol}
+}
+
+// days returns the span of days a Year or Date covers, counted from the
+// Unix epoch.
+func days(q Quantity) interval {
+	var lo, hi time.Time
+	if q.Kind == Date {
+		lo = q.Date
+		switch q.Precision {
+		case MonthPrecision:
+			hi = lo.AddDate(0, 1, -1)
+		case YearPrecision:
+			hi = lo.AddDate(1, 0, -1)
+		default:
+			hi = lo
+		}
+	} else {
+		lo = time.Date(int(q.Value), 1, 1, 0, 0, 0, 0, time.UTC)
+		hi = time.Date(int(q.High), 12, 31, 0, 0, 0, 0, time.UTC)
+		if q.Bound == Approx {
+			lo, hi = lo.AddDate(-1, 0, 0), hi.AddDate(1, 0, 0)
+		}
+	}
+	const day = 24 * 60 * 60
+	return interval{float64(lo.Unix() / day), float64(hi.Unix() / day)}
+}
