@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/nli"
+)
+
+func init() { subcommands = append(subcommands, newEvalCmd) }
+
+// corpusPredictor builds the predictor of `verity eval --mode corpus`: the
+// verify pipeline over the data directory, labels mapped Supported ->
+// SUPPORTS, Refuted -> REFUTES, anything else -> NOT_ENOUGH_INFO. The file
+// that wires the verify pipeline sets it; while it is nil, corpus mode
+// reports that it is not available.
+var corpusPredictor func(cmd *cobra.Command, cfg Config) (eval.Predictor, func(), error)
+
+func newEvalCmd() *cobra.Command {
+	var (
+		set, mode, modelPath string
+		limit, concurrency   int
+		asJSON               bool
+	)
+	cmd := &cobra.Command{
+		Use:   "eval --set FILE.jsonl --mode gold|corpus",
+		Short: "Measure verdicts on a labeled set: accuracy, balanced accuracy, macro-F1, ECE, throughput",
+		Long: `eval reads a labeled JSONL set ({"id", "claim", "evidence": [...], "label"}, labels
+SUPPORTS, REFUTES, NOT_ENOUGH_INFO, or SUPPORTS / NOT_SUPPORTED for a two-way set)
+and reports how well verity labels it.
+
+--mode gold judges each claim against its own evidence passages with the NLI
+judge: each passage alone and, when there are several, all of them joined;
+the judgment with the strongest entailment or contradiction decides, and a
+claim without evidence is NOT_ENOUGH_INFO. --mode corpus verifies each claim
+against the corpus in the data directory instead.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := loadFor(cmd)
+			if err != nil {
+				return err
+			}
+			if set == "" {
+				return errors.New("--set FILE is required")
+			}
+			if limit < 0 {
+				return errors.New("--limit must be >= 0")
+			}
+			f, err := os.Open(set)
+			if err != nil {
+				return err
+			}
+			examples, err := eval.ReadSet(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", set, err)
+			}
+			var p eval.Predictor
+			switch mode {
+			case "gold":
+				judge, err := loadJudge(modelPath)
+				if err != nil {
+					return err
+				}
+				p = eval.NewGoldPredictor(judge)
+			case "corpus":
+				if corpusPredictor == nil {
+					return errors.New("--mode corpus: this build has no verify pipeline wired in")
+				}
+				cp, closeFn, err := corpusPredictor(cmd, cfg)
+				if err != nil {
+					return err
+				}
+				defer closeFn()
+				p = cp
+			default:
+				return fmt.Errorf("--mode %q is not gold or corpus", mode)
+			}
+			n := len(examples)
+			if limit > 0 && limit < n {
+				n = limit
+			}
+			progress := progressFunc(cmd.ErrOrStderr(), n, "eval")
+			r, err := eval.Run(cmd.Context(), examples, p, eval.Options{Limit: limit, Concurrency: concurrency}, progress)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				return enc.Encode(r)
+			}
+			return printReport(cmd.OutOrStdout(), set, r)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&set, "set", "", "labeled JSONL set")
+	fl.StringVar(&mode, "mode", "gold", "gold (judge the set's own evidence) or corpus (retrieve from the data directory)")
+	fl.IntVar(&limit, "limit", 0, "evaluate only the first N claims (0 = all)")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object")
+	fl.StringVar(&modelPath, "nli-model", "", "NLI model file from 'verity train nli' (default: the built-in model)")
+	fl.IntVar(&concurrency, "concurrency", 2, "claims judged at once")
+	return cmd
+}
+
+// loadJudge returns the built-in judge, or the one in path when set.
+func loadJudge(path string) (*nli.Builtin, error) {
+	if path == "" {
+		return nli.LoadBuiltin()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	j, err := nli.Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return j, nil
+}
+
+// progressFunc returns a progress callback that draws a bar on w when w is
+// a terminal, and nil otherwise.
+func progressFunc(w io.Writer, total int, what string) func(done, total int) {
+	f, ok := w.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) || total == 0 {
+		return nil
+	}
+	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionClearOnFinish())
+	return func(done, _ int) { _ = bar.Set(done) }
+}
+
+func printReport(w io.Writer, name string, r eval.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "set\t%s\n", name)
+	fmt.Fprintf(tw, "n\t%d\n", r.N)
+	fmt.Fprintf(tw, "accuracy\t%.4f\n", r.Accuracy)
+	fmt.Fprintf(tw, "balanced accuracy\t%.4f\n", r.BalancedAccuracy)
+	fmt.Fprintf(tw, "macro F1\t%.4f\n", r.MacroF1)
+	fmt.Fprintf(tw, "ECE (10 bins)\t%.4f\n", r.ECE)
+	fmt.Fprintf(tw, "claims/s\t%.1f\n", r.ClaimsPerSec)
+	fmt.Fprintf(tw, "\nlabel\tn\tprecision\trecall\tF1\n")
+	labels := eval.ThreeWayLabels
+	if _, ok := r.PerLabel[eval.NotSupported]; ok {
+		labels = eval.TwoWayLabels
+	}
+	for _, l := range labels {
+		s := r.PerLabel[l]
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.4f\n", l, s.N, s.Precision, s.Recall, s.F1)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,107 @@
+package nli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+//go:embed model/builtin.json.gz
+var shippedModel []byte
+
+// CacheSize is the number of (claim, passage) judgments a Builtin keeps.
+const CacheSize = 8192
+
+// Builtin is the NLI judge that ships with verity: a [Model] trained by
+// 'verity train nli' on public data (see the README), pure Go, with an LRU
+// cache of recent judgments keyed by a hash of claim and passage. It is the
+// judge used when no other backend is configured. Safe for concurrent use.
+type Builtin struct {
+	model *Model
+	cache *lru.Cache[[32]byte, evidence.Judgment]
+}
+
+var _ Judge = (*Builtin)(nil)
+
+var loadShipped = sync.OnceValues(func() (*Model, error) {
+	return ReadModel(bytes.NewReader(shippedModel))
+})
+
+// LoadBuiltin returns the judge with the model embedded in the binary. The
+// model is decoded once per process.
+func LoadBuiltin() (*Builtin, error) {
+	m, err := loadShipped()
+	if err != nil {
+		return nil, fmt.Errorf("load built-in NLI model: %w", err)
+	}
+	return NewBuiltin(m), nil
+}
+
+// Load returns a judge with the model read from r (a file written by
+// [Model.Save]).
+func Load(r io.Reader) (*Builtin, error) {
+	m, err := ReadModel(r)
+	if err != nil {
+		return nil, err
+	}
+	return NewBuiltin(m), nil
+}
+
+// NewBuiltin returns a judge over m.
+func NewBuiltin(m *Model) *Builtin {
+	c, err := lru.New[[32]byte, evidence.Judgment](CacheSize)
+	if err != nil {
+		// Only a non-positive size fails, and CacheSize is a constant.
+		panic(err)
+	}
+	return &Builtin{model: m, cache: c}
+}
+
+// Model returns the judge's model.
+func (b *Builtin) Model() *Model { return b.model }
+
+// Judge implements [Judge]: one judgment per passage, in order. The claim
+// is analysed once for all passages. Texts longer than MaxTextBytes are
+// judged on their beginning.
+func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
+	if claim == "" {
+		return nil, errors.New("judge: empty claim")
+	}
+	out := make([]evidence.Judgment, len(passages))
+	var c *text
+	for i, p := range passages {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+		key := pairKey(claim, p)
+		if j, ok := b.cache.Get(key); ok {
+			out[i] = j
+			continue
+		}
+		if c == nil {
+			c = analyse(claim)
+		}
+		j := b.model.judge(c, analyse(p))
+		b.cache.Add(key, j)
+		out[i] = j
+	}
+	return out, nil
+}
+
+func pairKey(claim, passage string) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s", len(claim), claim)
+	io.WriteString(h, passage)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}

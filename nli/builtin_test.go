@@ -1,0 +1,205 @@
+package nli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+func shipped(t testing.TB) *Builtin {
+	t.Helper()
+	b, err := LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func judgeOne(t *testing.T, b *Builtin, claim, passage string) evidence.Judgment {
+	t.Helper()
+	js, err := b.Judge(context.Background(), claim, []string{passage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js[0]
+}
+
+func top(j evidence.Judgment) Label {
+	return argmax([numLabels]float64{j.Entail, j.Contradict, j.Neutral})
+}
+
+// TestShippedBehaviour pins what the seeds call out on hand-written pairs
+// that are in no training set.
+func TestShippedBehaviour(t *testing.T) {
+	b := shipped(t)
+	const eiffel = "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France."
+	tests := []struct {
+		name, claim, passage string
+		want                 Label
+	}{
+		{"paraphrase entails", "The Eiffel Tower is in Paris.", eiffel, Entail},
+		{"negation contradicts", "The Eiffel Tower is not in Paris.", eiffel, Contradict},
+		{"other city contradicts", "The Eiffel Tower is in Berlin.", eiffel, Contradict},
+		{"same year entails", "The Golden Gate Bridge opened in 1937.", "The Golden Gate Bridge was opened to traffic in 1937.", Entail},
+		{"other year contradicts", "The Golden Gate Bridge opened in 1945.", "The Golden Gate Bridge was opened to traffic in 1937.", Contradict},
+		{"other figure contradicts", "The city has a population of 3.4 million.", "The city's population is 2.1 million people.", Contradict},
+		{"all is not many", "All birds can fly.", "Many birds can fly.", Neutral},
+		{"most is not some", "Most students passed the exam.", "Some students passed the exam.", Neutral},
+		{"hedged passage settles nothing", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
+		{"something else is neutral", "Barack Obama was born in Hawaii.", "The Amazon river flows through Brazil and Peru.", Neutral},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := judgeOne(t, b, tt.claim, tt.passage)
+			if got := top(j); got != tt.want {
+				t.Errorf("judged %v (%+v), want %v", got, j, tt.want)
+			}
+			if s := j.Entail + j.Contradict + j.Neutral; s < 0.999 || s > 1.001 {
+				t.Errorf("probabilities sum to %g", s)
+			}
+		})
+	}
+}
+
+func TestShippedContrasts(t *testing.T) {
+	b := shipped(t)
+	tests := []struct {
+		name             string
+		weaker, stronger [2]string // (claim, passage): weaker should entail less
+	}{
+		{"quantifier", [2]string{"All birds can fly.", "Many birds can fly."}, [2]string{"Many birds can fly.", "All birds can fly."}},
+		{"modality", [2]string{"Coffee causes cancer.", "Coffee may cause cancer."}, [2]string{"Coffee may cause cancer.", "Coffee causes cancer."}},
+		{"bound", [2]string{"The company has more than 900 employees.", "The company employs 720 people."}, [2]string{"The company has more than 500 employees.", "The company employs 720 people."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := judgeOne(t, b, tt.weaker[0], tt.weaker[1])
+			s := judgeOne(t, b, tt.stronger[0], tt.stronger[1])
+			if w.Entail >= s.Entail {
+				t.Errorf("entail %q|%q = %.2f, want below %q|%q = %.2f", tt.weaker[0], tt.weaker[1], w.Entail, tt.stronger[0], tt.stronger[1], s.Entail)
+			}
+		})
+	}
+}
+
+func TestBuiltinJudge(t *testing.T) {
+	b := shipped(t)
+	ctx := context.Background()
+	ps := []string{"Paris is the capital of France.", "", "Bananas are yellow."}
+	first, err := b.Judge(ctx, "Paris is the capital of France.", ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != len(ps) {
+		t.Fatalf("got %d judgments for %d passages", len(first), len(ps))
+	}
+	again, err := b.Judge(ctx, "Paris is the capital of France.", ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("cached judgments differ (-first +again):\n%s", diff)
+	}
+	if b.cache.Len() != len(ps) {
+		t.Errorf("cache holds %d entries, want %d", b.cache.Len(), len(ps))
+	}
+	if js, err := b.Judge(ctx, "claim", nil); err != nil || len(js) != 0 {
+		t.Errorf("Judge(no passages) = %v, %v; want empty, nil", js, err)
+	}
+	if _, err := b.Judge(ctx, "", ps); err == nil {
+		t.Error("Judge with an empty claim: want an error")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := b.Judge(cctx, "new claim", ps); !errors.Is(err, context.Canceled) {
+		t.Errorf("Judge on a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+func TestSaveLoad(t *testing.T) {
+	b := shipped(t)
+	var buf bytes.Buffer
+	if err := b.Model().Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := b.Model().Save(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+		t.Error("two saves of one model differ")
+	}
+	b2, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim, passage := "The tower is 300 metres tall.", "The tower is 330 metres tall."
+	if diff := cmp.Diff(judgeOne(t, b, claim, passage), judgeOne(t, b2, claim, passage)); diff != "" {
+		t.Errorf("reloaded model judges differently:\n%s", diff)
+	}
+}
+
+func TestReadModelErrors(t *testing.T) {
+	save := func(mut func(m *Model)) string {
+		m := *shipped(t).Model()
+		mut(&m)
+		var buf bytes.Buffer
+		if err := m.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	tests := []struct{ name, in, want string }{
+		{"not gzip", "hello", "not a gzip file"},
+		{"other format", save(func(m *Model) { m.Format = 99 }), "format 99"},
+		{"other features", save(func(m *Model) { m.Features = []string{"x"} }), "retrain"},
+		{"short layer", save(func(m *Model) { m.B1 = m.B1[:1] }), "layer 1"},
+		{"bad temperature", save(func(m *Model) { m.Temperature = 0 }), "temperature"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadModel(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadModel error = %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkJudge measures (claim, passage) judgments per second without
+// the cache: each iteration judges a new claim against six passages.
+func BenchmarkJudge(b *testing.B) {
+	j := shipped(b)
+	passages := []string{
+		"The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is named after the engineer Gustave Eiffel, whose company designed and built the tower from 1887 to 1889.",
+		"Locally nicknamed La dame de fer, it was constructed as the centrepiece of the 1889 World's Fair, and to crown the centennial anniversary of the French Revolution.",
+		"The tower is 330 metres tall, about the same height as an 81-storey building, and the tallest structure in Paris.",
+		"Its base is square, measuring 125 metres on each side. During its construction, the Eiffel Tower surpassed the Washington Monument.",
+		"The tower received 5,889,000 visitors in 2022. It is the most visited monument with an entrance fee in the world.",
+		"Due to the addition of a broadcasting aerial at the top of the tower in 1957, it is now taller than the Chrysler Building by 5.2 metres.",
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		claim := "The Eiffel Tower was completed in 1889 and is 330 metres tall, claim " + strings.Repeat("x", i%7) + string(rune('a'+i%26))
+		if _, err := j.Judge(ctx, claim, passages); err != nil {
+			b.Fatal(err)
+		}
+		j.cache.Purge()
+	}
+	b.ReportMetric(float64(b.N*len(passages))/b.Elapsed().Seconds(), "judgments/s")
+}
+
+func BenchmarkLoadBuiltin(b *testing.B) {
+	for range b.N {
+		if _, err := ReadModel(bytes.NewReader(shippedModel)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package nli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Pair is one labeled (claim, passage) pair.
+type Pair struct {
+	Claim   string
+	Passage string
+	Label   Label
+	// Group keeps related pairs (the same Wikipedia page, premise or claim)
+	// in the same split.
+	Group string
+}
+
+// Split is the part of the data a pair belongs to.
+type Split int
+
+// Pairs are split by a hash of their group: 70% train, 10% calibration
+// (temperature), 20% development. SNLI test is development as a whole.
+const (
+	SplitTrain Split = iota
+	SplitCalib
+	SplitDev
+)
+
+func splitOf(group string) Split {
+	h := fnv.New32a()
+	h.Write([]byte(group))
+	switch v := h.Sum32() % 100; {
+	case v < 20:
+		return SplitDev
+	case v < 30:
+		return SplitCalib
+	}
+	return SplitTrain
+}
+
+// Sets are the named sets of labeled pairs read from the data directory,
+// each split three ways.
+type Sets map[string][3][]Pair
+
+// Development set names, as reported by 'verity train nli' and the README.
+const (
+	SetFEVER      = "fever"
+	SetVitaminC   = "vitaminc_real_a"
+	SetVitaminSyn = "vitaminc_synthetic"
+	SetSNLI       = "snli"
+	SetSciFact    = "scifact"
+	SetRandom     = "fever_random_neutral"
+	SetSamePage   = "fever_same_page_neutral"
+)
+
+type row struct {
+	ID          json.RawMessage `json:"id"`
+	Claim       string          `json:"claim"`
+	Evidence    []string        `json:"evidence"`
+	Label       string          `json:"label"`
+	Page        string          `json:"page"`
+	EvidenceIDs [][]any         `json:"evidence_ids"`
+	ClaimID     json.RawMessage `json:"claim_id"`
+	Abstract    []string        `json:"abstract"`
+}
+
+func labelOf(s string) (Label, error) {
+	switch s {
+	case "SUPPORTS":
+		return Entail, nil
+	case "REFUTES":
+		return Contradict, nil
+	case "NOT_ENOUGH_INFO":
+		return Neutral, nil
+	}
+	return 0, fmt.Errorf("unknown label %q", s)
+}
+
+func readRows(path string, fn func(row) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		if err := fn(r); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadSets reads the labeled data in dir (the layout of ../shared/data)
+// into pairs:
+//
+//   - FEVER paper_dev SUPPORTS/REFUTES claims with their evidence sentences
+//     joined, grouped by the first evidence page;
+//   - VitaminC real_a and synthetic, grouped by page, so that contrastive
+//     pairs sharing evidence stay together;
+//   - SNLI: dev for training and calibration (grouped by premise), test
+//     entirely for development;
+//   - SciFact claim x cited-abstract pairs, grouped by claim: rationale
+//     sentences for SUPPORTS/REFUTES, and for NOT_ENOUGH_INFO the two
+//     consecutive abstract sentences that share the most words with the
+//     claim (a hard neutral, like a retrieved passage);
+//   - neutral pairs of the same subject but another fact: each FEVER claim
+//     with the evidence of another claim on the same page, unless that
+//     passage shares three quarters of the claim's content words;
+//   - neutral pairs of "evidence about something else": every FEVER claim
+//     (NOT_ENOUGH_INFO claims too) paired with the passage of another page,
+//     of the same split, that shares the most words among 20 drawn with
+//     seed.
+//
+// A missing file is an error naming it.
+func LoadSets(dir string, seed int64) (Sets, error) {
+	sets := Sets{}
+	add := func(name string, p Pair, s Split) {
+		v := sets[name]
+		v[s] = append(v[s], p)
+		sets[name] = v
+	}
+
+	type claimRow struct {
+		claim, group string
+		s            Split
+	}
+	var feverClaims []claimRow
+	ownPassage := map[string]bool{}
+	err := readRows(filepath.Join(dir, "fever", "paper_dev.jsonl"), func(r row) error {
+		l, err := labelOf(r.Label)
+		if err != nil {
+			return err
+		}
+		group := "fever:" + string(r.ID)
+		if len(r.EvidenceIDs) > 0 && len(r.EvidenceIDs[0]) > 0 {
+			group = fmt.Sprint("wiki:", r.EvidenceIDs[0][0])
+		}
+		s := splitOf(group)
+		feverClaims = append(feverClaims, claimRow{r.Claim, group, s})
+		if l == Neutral || len(r.Evidence) == 0 {
+			return nil
+		}
+		passage := strings.Join(r.Evidence, " ")
+		ownPassage[r.Claim+"\x00"+passage] = true
+		add(SetFEVER, Pair{Claim: r.Claim, Passage: passage, Label: l, Group: group}, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct{ name, file string }{{SetVitaminC, "real_a.jsonl"}, {SetVitaminSyn, "synthetic.jsonl"}} {
+		err := readRows(filepath.Join(dir, "vitaminc", f.file), func(r row) error {
+			l, err := labelOf(r.Label)
+			if err != nil {
+				return err
+			}
+			if len(r.Evidence) == 0 {
+				return nil
+			}
+			group := "wiki:" + strings.ReplaceAll(r.Page, " ", "_")
+			add(f.name, Pair{Claim: r.Claim, Passage: strings.Join(r.Evidence, " "), Label: l, Group: group}, splitOf(group))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []string{"dev.jsonl", "test.jsonl"} {
+		err := readRows(filepath.Join(dir, "snli", f), func(r row) error {
+			l, err := labelOf(r.Label)
+			if err != nil {
+				return err
+			}
+			if len(r.Evidence) == 0 {
+				return nil
+			}
+			group := "snli:" + r.Evidence[0]
+			s := SplitDev
+			if f == "dev.jsonl" {
+				// SNLI test is the development set; its dev file trains.
+				s = SplitTrain
+				if splitOf(group) != SplitTrain {
+					s = SplitCalib
+				}
+			}
+			add(SetSNLI, Pair{Claim: r.Claim, Passage: r.Evidence[0], Label: l, Group: group}, s)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	err = readRows(filepath.Join(dir, "scifact", "train_claim_doc_pairs.jsonl"), func(r row) error {
+		l, err := labelOf(r.Label)
+		if err != nil {
+			return err
+		}
+		group := "scifact:" + string(r.ClaimID)
+		passage := strings.Join(r.Evidence, " ")
+		if len(r.Evidence) == 0 {
+			if l != Neutral || len(r.Abstract) == 0 {
+				return nil
+			}
+			passage = bestWindow(r.Claim, r.Abstract, 2)
+		}
+		add(SetSciFact, Pair{Claim: r.Claim, Passage: passage, Label: l, Group: group}, splitOf(group))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// Evidence about the same subject but another fact: FEVER claims with
+	// the evidence of another claim on the same page. A passage that shares
+	// three quarters of the claim's content words may well say the same
+	// thing and is skipped.
+	for s := SplitTrain; s <= SplitDev; s++ {
+		byGroup := map[string][]string{}
+		for _, p := range sets[SetFEVER][s] {
+			if !slices.Contains(byGroup[p.Group], p.Passage) {
+				byGroup[p.Group] = append(byGroup[p.Group], p.Passage)
+			}
+		}
+		for _, c := range feverClaims {
+			if c.s != s {
+				continue
+			}
+			ct := analyse(c.claim)
+			for _, passage := range byGroup[c.group] {
+				if ownPassage[c.claim+"\x00"+passage] || overlap(ct, analyse(passage)) >= 0.75 {
+					continue
+				}
+				add(SetSamePage, Pair{Claim: c.claim, Passage: passage, Label: Neutral, Group: c.group}, s)
+				break
+			}
+		}
+	}
+
+	// Evidence about something else: FEVER claims with other pages' passages.
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+	for s := SplitTrain; s <= SplitDev; s++ {
+		pool := sets[SetFEVER][s]
+		if len(pool) == 0 {
+			continue
+		}
+		for _, c := range feverClaims {
+			if c.s != s {
+				continue
+			}
+			ct := analyse(c.claim)
+			best, bestOverlap := -1, -1.0
+			for range 20 {
+				i := rng.IntN(len(pool))
+				if pool[i].Group == c.group {
+					continue
+				}
+				if o := overlap(ct, analyse(pool[i].Passage)); o > bestOverlap {
+					best, bestOverlap = i, o
+				}
+			}
+			if best >= 0 {
+				add(SetRandom, Pair{Claim: c.claim, Passage: pool[best].Passage, Label: Neutral, Group: c.group}, s)
+			}
+		}
+	}
+	return sets, nil
+}
+
+// overlap is the fraction of the claim's content stems found in the passage.
+func overlap(c, p *text) float64 {
+	u := uniqueStrings(c.content)
+	if len(u) == 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range u {
+		if p.stems[s] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(u))
+}
+
+// bestWindow returns the n consecutive sentences sharing the most content
+// stems with the claim, the first such window on ties.
+func bestWindow(claim string, sentences []string, n int) string {
+	if len(sentences) <= n {
+		return strings.Join(sentences, " ")
+	}
+	c := analyse(claim)
+	best, bestO := 0, -1.0
+	for i := 0; i+n <= len(sentences); i++ {
+		if o := overlap(c, analyse(strings.Join(sentences[i:i+n], " "))); o > bestO {
+			best, bestO = i, o
+		}
+	}
+	return strings.Join(sentences[best:best+n], " ")
+}
+
+// Names returns the set names in order.
+func (s Sets) Names() []string {
+	names := make([]string, 0, len(s))
+	for k := range s {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,208 @@
+package nli
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+// Label is an NLI class.
+type Label int
+
+// The three NLI classes, in the order of the model's outputs.
+const (
+	Entail Label = iota
+	Contradict
+	Neutral
+	numLabels
+)
+
+func (l Label) String() string {
+	switch l {
+	case Entail:
+		return "entail"
+	case Contradict:
+		return "contradict"
+	case Neutral:
+		return "neutral"
+	}
+	return fmt.Sprintf("Label(%d)", int(l))
+}
+
+// modelFormat is the version of the saved model file.
+const modelFormat = 1
+
+// Model is the built-in NLI model: relational features of (claim, passage)
+// fed to a one-hidden-layer perceptron with three softmax outputs, the
+// logits divided by a temperature fitted on held-out data. A Model is
+// read-only after training or loading and safe for concurrent use.
+type Model struct {
+	Format   int      `json:"format"`
+	Features []string `json:"features"`
+	// Mean and Std standardise each feature before the network.
+	Mean []float64 `json:"mean"`
+	Std  []float64 `json:"std"`
+	// W1 is Hidden x len(Features), row-major; W2 is 3 x Hidden.
+	Hidden int       `json:"hidden"`
+	W1     []float64 `json:"w1"`
+	B1     []float64 `json:"b1"`
+	W2     []float64 `json:"w2"`
+	B2     []float64 `json:"b2"`
+	// Temperature divides the logits (temperature scaling); 1 = none.
+	Temperature float64 `json:"temperature"`
+	// IDF maps word stems to their inverse document frequency over the
+	// training passages; MaxIDF is used for stems not listed.
+	IDF    map[string]float64 `json:"idf"`
+	MaxIDF float64            `json:"max_idf"`
+	// Info describes how the model was made, for people.
+	Info map[string]string `json:"info,omitempty"`
+}
+
+// MaxModelBytes bounds a model file after decompression: 64 MiB.
+const MaxModelBytes = 64 << 20
+
+// Save writes the model as gzip-compressed JSON. The bytes depend only on
+// the model (map keys are sorted, the gzip header carries no time).
+func (m *Model) Save(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	enc := json.NewEncoder(zw)
+	if err := enc.Encode(m); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// ReadModel reads a model written by [Model.Save] and checks that it fits
+// the features this build computes.
+func ReadModel(r io.Reader) (*Model, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("read model: not a gzip file: %w", err)
+	}
+	var m Model
+	dec := json.NewDecoder(io.LimitReader(zr, MaxModelBytes))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	if err := m.validate(); err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	return &m, nil
+}
+
+func (m *Model) validate() error {
+	if m.Format != modelFormat {
+		return fmt.Errorf("format %d, this build reads format %d", m.Format, modelFormat)
+	}
+	if !slices.Equal(m.Features, featureSchema()) {
+		return errors.New("the model's features differ from the ones this build computes; retrain it with 'verity train nli'")
+	}
+	nf, h := numFeatures, m.Hidden
+	switch {
+	case h <= 0:
+		return errors.New("hidden size must be > 0")
+	case len(m.Mean) != nf || len(m.Std) != nf:
+		return fmt.Errorf("mean/std have %d/%d entries for %d features", len(m.Mean), len(m.Std), nf)
+	case len(m.W1) != h*nf || len(m.B1) != h:
+		return fmt.Errorf("layer 1 is %d+%d weights, want %d+%d", len(m.W1), len(m.B1), h*nf, h)
+	case len(m.W2) != int(numLabels)*h || len(m.B2) != int(numLabels):
+		return fmt.Errorf("layer 2 is %d+%d weights, want %d+%d", len(m.W2), len(m.B2), int(numLabels)*h, numLabels)
+	case !(m.Temperature > 0):
+		return fmt.Errorf("temperature %g must be > 0", m.Temperature)
+	}
+	for _, w := range [][]float64{m.Mean, m.Std, m.W1, m.B1, m.W2, m.B2} {
+		for _, x := range w {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return errors.New("a weight is not a finite number")
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) idf(stem string) float64 {
+	if v, ok := m.IDF[stem]; ok {
+		return v
+	}
+	return m.MaxIDF
+}
+
+// vector returns the standardised features of a pair.
+func (m *Model) vector(c, p *text) []float64 {
+	x := features(c, p, m.idf, m.MaxIDF)
+	for i := range x {
+		x[i] = (x[i] - m.Mean[i]) / m.Std[i]
+	}
+	return x
+}
+
+// logits runs the network on standardised features; hidden, when not nil,
+// receives the hidden activations (len Hidden).
+func (m *Model) logits(x, hidden []float64) [numLabels]float64 {
+	nf := len(x)
+	if hidden == nil {
+		hidden = make([]float64, m.Hidden)
+	}
+	for h := range m.Hidden {
+		s := m.B1[h]
+		row := m.W1[h*nf : (h+1)*nf]
+		for i, v := range x {
+			s += row[i] * v
+		}
+		hidden[h] = math.Tanh(s)
+	}
+	var out [numLabels]float64
+	for k := range numLabels {
+		s := m.B2[k]
+		row := m.W2[int(k)*m.Hidden : int(k+1)*m.Hidden]
+		for h, a := range hidden {
+			s += row[h] * a
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// probs applies the temperature and the softmax.
+func (m *Model) probs(z [numLabels]float64) [numLabels]float64 {
+	return softmax(z, m.Temperature)
+}
+
+func softmax(z [numLabels]float64, t float64) [numLabels]float64 {
+	mx := math.Inf(-1)
+	for _, v := range z {
+		mx = math.Max(mx, v/t)
+	}
+	var p [numLabels]float64
+	var sum float64
+	for k, v := range z {
+		p[k] = math.Exp(v/t - mx)
+		sum += p[k]
+	}
+	for k := range p {
+		p[k] /= sum
+	}
+	return p
+}
+
+// Predict judges one (claim, passage) pair.
+func (m *Model) Predict(claim, passage string) evidence.Judgment {
+	return m.judge(analyse(claim), analyse(passage))
+}
+
+func (m *Model) judge(c, p *text) evidence.Judgment {
+	pr := m.probs(m.logits(m.vector(c, p), nil))
+	return applyRules(c, p, evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]})
+}

@@ -1,0 +1,76 @@
+package nli
+
+import "github.com/verity-fc/verity/evidence"
+
+// The edge-case rules of seed 000 are mandatory, and the labeled data has
+// too few quantifier and modal contrasts for the network to learn them, so
+// they are applied to its output by hand:
+//
+//   - Quantifier sensitivity: a claim that quantifies more strongly than its
+//     passage ("most" or "all" against "many", "many" against "some") is not
+//     entailed by it. Its entailment is multiplied by quantKeep and the
+//     difference goes to neutral.
+//   - Modal sensitivity: a hedged passage ("may", "could", "suggests",
+//     "likely" near the claim's words) does not settle a definitive claim
+//     either way. Entailment and contradiction are multiplied by modalKeep
+//     and the difference goes to neutral. A hedged claim against a
+//     definitive passage is left to the model: "X causes Y" does entail
+//     "X may cause Y".
+const (
+	quantKeep = 0.15
+	modalKeep = 0.3
+	// hedgeWindow is how many words around a passage hedge are searched for
+	// a claim word, so that a hedge in an unrelated clause does not count.
+	hedgeWindow = 6
+)
+
+// strictHedges are the modal and evidential words the modal rule acts on: a
+// narrower list than the hedge feature's, without "can", whose ability
+// sense is definitive.
+var strictHedges = set("may", "might", "could", "possibly", "perhaps", "probably", "likely", "suggest", "suggests",
+	"suggested", "suggesting", "appear", "appears", "seem", "seems", "reportedly", "allegedly", "potentially",
+	"presumably", "maybe", "speculated", "rumored", "rumoured", "hypothesized", "hypothesised", "unclear")
+
+// applyRules adjusts a judgment of the network by the edge-case rules.
+func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
+	if c.quant >= 2 && p.quant < c.quant {
+		keep := j.Entail * quantKeep
+		j.Neutral += j.Entail - keep
+		j.Entail = keep
+	}
+	if !hasStrictHedge(c, 0, len(c.toks)) && passageHedgesClaim(c, p) {
+		e, k := j.Entail*modalKeep, j.Contradict*modalKeep
+		j.Neutral += j.Entail - e + j.Contradict - k
+		j.Entail, j.Contradict = e, k
+	}
+	return j
+}
+
+func hasStrictHedge(t *text, from, to int) bool {
+	for _, tk := range t.toks[from:to] {
+		if strictHedges[tk.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// passageHedgesClaim reports whether a strict hedge of the passage stands
+// within hedgeWindow words of a content word of the claim.
+func passageHedgesClaim(c, p *text) bool {
+	claim := map[string]bool{}
+	for _, s := range c.content {
+		claim[s] = true
+	}
+	for i, tk := range p.toks {
+		if !strictHedges[tk.lower] {
+			continue
+		}
+		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {
+			if claim[p.toks[k].stem] {
+				return true
+			}
+		}
+	}
+	return false
+}
