@@ -1,12 +1,10 @@
 package corpus_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/corpus/corpustest"
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/internal/crashtest"
 )
 
 func openSQLite(t *testing.T) corpus.Store {
@@ -31,8 +30,6 @@ func TestSQLiteConformance(t *testing.T) {
 	corpustest.Run(t, openSQLite)
 }
 
-// crashChildEnv names the database a child process of
-// TestSQLiteCrashKeepsAcknowledgedWrites writes to.
 const crashChildEnv = "VERITY_CORPUS_CRASH_CHILD"
 
 // TestSQLiteCrashKeepsAcknowledgedWrites kills a process that is writing
@@ -41,36 +38,12 @@ const crashChildEnv = "VERITY_CORPUS_CRASH_CHILD"
 // synchronous=FULL extends the guarantee to a crash of the machine, which a
 // test cannot stage.
 func TestSQLiteCrashKeepsAcknowledgedWrites(t *testing.T) {
-	if path := os.Getenv(crashChildEnv); path != "" {
+	if path, ok := crashtest.Child(crashChildEnv); ok {
 		crashChild(path)
 		return
 	}
 	path := filepath.Join(t.TempDir(), "corpus.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSQLiteCrashKeepsAcknowledgedWrites$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var acked []string
-	sc := bufio.NewScanner(out)
-	for len(acked) < 40 && sc.Scan() {
-		if id, ok := strings.CutPrefix(sc.Text(), "ack "); ok {
-			acked = append(acked, id)
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait() //nolint:errcheck // killed on purpose
-	if len(acked) < 40 {
-		t.Fatalf("child acknowledged only %d writes before it stopped", len(acked))
-	}
-
+	acked := crashtest.KillAfter(t, "TestSQLiteCrashKeepsAcknowledgedWrites", crashChildEnv, path, 40)
 	s, err := corpus.OpenSQLite(context.Background(), path)
 	if err != nil {
 		t.Fatalf("reopen after a crash: %v", err)
@@ -88,8 +61,8 @@ func TestSQLiteCrashKeepsAcknowledgedWrites(t *testing.T) {
 	}
 }
 
-// crashChild writes sources until it is killed, printing "ack ID" after
-// each PutSource returns.
+// crashChild writes sources until it is killed, acknowledging each after
+// PutSource returns.
 func crashChild(path string) {
 	ctx := context.Background()
 	s, err := corpus.OpenSQLite(ctx, path)
@@ -104,7 +77,7 @@ func crashChild(path string) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		fmt.Println("ack " + id)
+		crashtest.Ack(id)
 	}
 	os.Exit(0)
 }

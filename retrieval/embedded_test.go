@@ -1,0 +1,182 @@
+package retrieval_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/internal/crashtest"
+	"github.com/verity-fc/verity/retrieval"
+	"github.com/verity-fc/verity/retrieval/storetest"
+)
+
+func openEmbedded(t *testing.T, cfg retrieval.EmbeddedConfig) *retrieval.Embedded {
+	t.Helper()
+	s, err := retrieval.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "passages.db"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestEmbeddedConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) retrieval.Store { return openEmbedded(t, retrieval.EmbeddedConfig{}) })
+}
+
+// The approximate index serves only unfiltered dense searches; on a store
+// this small its candidates hold every passage, so it must pass the same
+// suite.
+func TestEmbeddedApproximateConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) retrieval.Store {
+		return openEmbedded(t, retrieval.EmbeddedConfig{Approximate: true})
+	})
+}
+
+func passageN(i int) evidence.Passage {
+	return evidence.Passage{
+		ID: fmt.Sprintf("p%04d", i), SourceID: fmt.Sprintf("s%03d", i/3), Ordinal: i % 3,
+		Text: fmt.Sprintf("Passage %d tells of topic%d and of topic%d in some words.", i, i%17, i%5),
+		URL:  fmt.Sprintf("https://d%d.example/%d", i%4, i), Domain: fmt.Sprintf("d%d.example", i%4),
+		Title: "Title", PublishedAt: time.Date(2020, 1, 1+i%28, 0, 0, 0, 0, time.UTC), Reliability: 0.5,
+	}
+}
+
+func vectorN(i int) []float32 {
+	v := make([]float32, 16)
+	v[i%16], v[(i*7+3)%16], v[(i/16)%16] = 1, 0.5, 0.25
+	return v
+}
+
+func fill(t *testing.T, s retrieval.Store, from, to int) {
+	t.Helper()
+	var ps []evidence.Passage
+	var vs [][]float32
+	for i := from; i < to; i++ {
+		ps, vs = append(ps, passageN(i)), append(vs, vectorN(i))
+	}
+	if err := s.Upsert(context.Background(), ps, vs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEmbeddedPersistence closes and reopens a store and checks that every
+// query answers the same.
+func TestEmbeddedPersistence(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "passages.db")
+	s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, s, 0, 300)
+	if err := s.DeleteSource(ctx, "s010"); err != nil {
+		t.Fatal(err)
+	}
+	queries := []retrieval.Query{
+		{Text: "topic3 topic4", K: 20},
+		{Vector: vectorN(5), K: 20},
+		{Text: "topic11", Vector: vectorN(11), K: 20},
+		{Text: "passage words", Vector: vectorN(2), K: 20, Filter: retrieval.Filter{Domains: []string{"d1.example"}}},
+		{Vector: vectorN(9), K: 50, Filter: retrieval.Filter{Since: time.Date(2020, 1, 20, 0, 0, 0, 0, time.UTC)}},
+	}
+	before := make([][]retrieval.Hit, len(queries))
+	for i, q := range queries {
+		if before[i], err = s.Search(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if len(before[i]) == 0 {
+			t.Fatalf("query %d found nothing", i)
+		}
+	}
+	n := s.Len()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Len() != n || n != 297 {
+		t.Errorf("reopened store holds %d passages, before %d, want 297", s.Len(), n)
+	}
+	for i, q := range queries {
+		after, err := s.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before[i], after); diff != "" {
+			t.Errorf("query %d after reopening (-before +after):\n%s", i, diff)
+		}
+	}
+}
+
+const crashChildEnv = "VERITY_RETRIEVAL_CRASH_CHILD"
+
+// TestEmbeddedCrashKeepsAcknowledgedUpserts kills (SIGKILL) a process that
+// is upserting batches and checks that every batch whose Upsert returned is
+// there after reopening, whole: text searchable and vector loaded.
+func TestEmbeddedCrashKeepsAcknowledgedUpserts(t *testing.T) {
+	if path, ok := crashtest.Child(crashChildEnv); ok {
+		crashChild(path)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "passages.db")
+	acked := len(crashtest.KillAfter(t, "TestEmbeddedCrashKeepsAcknowledgedUpserts", crashChildEnv, path, 15))
+
+	ctx := context.Background()
+	s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatalf("reopen after a crash: %v", err)
+	}
+	defer s.Close()
+	if n := s.Len(); n < acked*crashBatch || n%crashBatch != 0 {
+		t.Errorf("reopened store holds %d passages; %d batches of %d were acknowledged, and batches are atomic", n, acked, crashBatch)
+	}
+	for i := 0; i < acked*crashBatch; i += 7 {
+		p := passageN(i)
+		hits, err := s.Search(ctx, retrieval.Query{Text: fmt.Sprintf("Passage %d", i), Vector: vectorN(i), K: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(hits, func(h retrieval.Hit) bool { return h.Passage.ID == p.ID }) {
+			t.Errorf("acknowledged passage %s lost", p.ID)
+		}
+	}
+}
+
+const crashBatch = 20
+
+// crashChild upserts batches until it is killed, acknowledging batch B
+// after its Upsert returns.
+func crashChild(path string) {
+	ctx := context.Background()
+	s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// Bounded so that an orphaned child stops by itself.
+	for b := range 2000 {
+		var ps []evidence.Passage
+		var vs [][]float32
+		for i := b * crashBatch; i < (b+1)*crashBatch; i++ {
+			ps, vs = append(ps, passageN(i)), append(vs, vectorN(i))
+		}
+		if err := s.Upsert(ctx, ps, vs); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		crashtest.Ack(strconv.Itoa(b))
+	}
+	os.Exit(0)
+}

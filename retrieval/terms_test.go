@@ -1,0 +1,56 @@
+package retrieval
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMatchQuery(t *testing.T) {
+	tests := []struct {
+		text, want string
+	}{
+		{"Did the Apollo 11 crew land in 1969?", `"apollo" OR "11" OR "crew" OR "land" OR "1969"`},
+		{`"quoted" AND (NEAR stuff)*`, `"quoted" OR "near" OR "stuff"`},
+		{"the of and a", ""},
+		{"", ""},
+		{"x y 7", `"7"`},
+		{"Ünïcode ÉTÉ", `"ünïcode" OR "été"`},
+		{"repeat Repeat REPEAT", `"repeat"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := matchQuery(tt.text); got != tt.want {
+				t.Errorf("matchQuery = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	long := ""
+	for i := range 200 {
+		long += " w" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	if n := len(contentTerms(long, maxQueryTerms)); n != maxQueryTerms {
+		t.Errorf("a long query gave %d terms, want %d", n, maxQueryTerms)
+	}
+}
+
+func TestOverlap(t *testing.T) {
+	tests := []struct {
+		name           string
+		claim, passage string
+		want           float64
+	}{
+		{"all terms, other inflections", "Satellites launched in 2023", "The satellite launches of 2023", 1},
+		{"half", "blue whale length", "The whale was blue", 2.0 / 3},
+		{"none", "volcano eruption", "A quiet harbour", 0},
+		{"claim of stopwords", "it is what it is", "anything", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := overlap(stems(tt.claim, 64), stems(tt.passage, 1000))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("overlap (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
