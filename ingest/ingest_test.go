@@ -80,6 +80,8 @@ type memIndex struct {
 	mu       sync.Mutex
 	passages map[string]evidence.Passage
 	vecs     map[string][]float32
+	// bySource holds the passage IDs of each source.
+	bySource map[string][]string
 	upserts  int
 	// failUpsert fails Upsert of passages of these source IDs.
 	failUpsert map[string]bool
@@ -96,6 +98,9 @@ func (x *memIndex) Upsert(ctx context.Context, ps []evidence.Passage, vecs [][]f
 	}
 	x.upserts++
 	for i, p := range ps {
+		if _, ok := x.passages[p.ID]; !ok {
+			x.bySource[p.SourceID] = append(x.bySource[p.SourceID], p.ID)
+		}
 		x.passages[p.ID] = p
 		x.vecs[p.ID] = vecs[i]
 	}
@@ -108,12 +113,11 @@ func (x *memIndex) Upsert(ctx context.Context, ps []evidence.Passage, vecs [][]f
 func (x *memIndex) DeleteSource(ctx context.Context, sourceID string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for id, p := range x.passages {
-		if p.SourceID == sourceID {
-			delete(x.passages, id)
-			delete(x.vecs, id)
-		}
+	for _, id := range x.bySource[sourceID] {
+		delete(x.passages, id)
+		delete(x.vecs, id)
 	}
+	delete(x.bySource, sourceID)
 	x.j.add("delete %s", sourceID)
 	return nil
 }
@@ -122,10 +126,8 @@ func (x *memIndex) ofSource(id string) []evidence.Passage {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []evidence.Passage
-	for _, p := range x.passages {
-		if p.SourceID == id {
-			out = append(out, p)
-		}
+	for _, pid := range x.bySource[id] {
+		out = append(out, x.passages[pid])
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Ordinal < out[b].Ordinal })
 	return out
@@ -170,7 +172,8 @@ func newEnv() *env {
 	return &env{
 		j:       j,
 		sources: &memSources{j: j, sources: map[string]evidence.Source{}, failPut: map[string]bool{}},
-		index:   &memIndex{j: j, passages: map[string]evidence.Passage{}, vecs: map[string][]float32{}, failUpsert: map[string]bool{}},
+		index: &memIndex{j: j, passages: map[string]evidence.Passage{}, vecs: map[string][]float32{},
+			bySource: map[string][]string{}, failUpsert: map[string]bool{}},
 		emb:     &fakeEmbedder{},
 		fetcher: NewFetcher(FetchConfig{AllowPrivate: true}, nil),
 	}
