@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -286,6 +287,16 @@ func TestRun(t *testing.T) {
 	last := reports[len(reports)-1]
 	if last.Done != last.Total || last.Ingested != 9 || last.Failed != 7 {
 		t.Errorf("last progress = %+v", last)
+	}
+	var streamed []string
+	for _, p := range reports {
+		streamed = append(streamed, failureSources(p.NewFailures)...)
+	}
+	if diff := cmp.Diff(wantFailed, streamed, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("failures streamed through progress (-want +got):\n%s", diff)
+	}
+	if got := failureSources(reports[0].NewFailures); len(got) != 2 {
+		t.Errorf("first report carries failures %v, want the two rejected", got)
 	}
 	for i := 1; i < len(reports); i++ {
 		if reports[i].Done != reports[i-1].Done+1 {
@@ -603,5 +614,50 @@ func TestCutText(t *testing.T) {
 		if got := cutText(tt.text, tt.max); got != tt.want {
 			t.Errorf("cutText(%q, %d) = %q, want %q", tt.text, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestRunWithSQLite runs against the real SQLite corpus store.
+func TestRunWithSQLite(t *testing.T) {
+	ctx := context.Background()
+	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.md":  "# Alpha\n\n" + prose("alpha", 20),
+		"b.txt": prose("beta", 3),
+	})
+	e := newEnv()
+	in := New(nil, store, e.index, e.emb, Config{Now: func() time.Time { return ingestTime }}, nil)
+
+	sum, err := in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Sources != 2 || len(sum.Failed) != 0 {
+		t.Fatalf("first run = %+v, %v; want 2 sources", sum, err)
+	}
+	id := fileItem(filepath.Join(dir, "a.md")).ID
+	src, err := store.Source(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Title != "Alpha" || src.Passages != len(e.index.ofSource(id)) || src.Passages < 2 ||
+		len(src.ContentHash) != 64 || !src.IngestedAt.Equal(ingestTime) {
+		t.Errorf("stored source = %+v", src)
+	}
+
+	sum, err = in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Skipped != 2 || sum.Sources != 0 {
+		t.Errorf("second run = %+v, %v; want both skipped", sum, err)
+	}
+
+	writeFiles(t, dir, map[string]string{"a.md": "# Alpha\n\nNow much shorter."})
+	sum, err = in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Sources != 1 || sum.Skipped != 1 {
+		t.Errorf("third run = %+v, %v; want a re-ingested, b skipped", sum, err)
+	}
+	if src, err := store.Source(ctx, id); err != nil || src.Passages != 1 || len(e.index.ofSource(id)) != 1 {
+		t.Errorf("after change: source %+v (err %v), %d passages indexed; want 1", src, err, len(e.index.ofSource(id)))
 	}
 }
