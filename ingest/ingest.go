@@ -114,6 +114,11 @@ type Progress struct {
 	// first report.
 	Current                   string
 	Ingested, Skipped, Failed int
+	// NewFailures are the failures since the previous report: the rejected
+	// arguments and lines in the first report, then the source that just
+	// finished if it failed. Together they are Summary.Failed, in the order
+	// sources finished.
+	NewFailures []Failure
 }
 
 // Summary is the outcome of a run.
@@ -220,6 +225,8 @@ type run struct {
 	// arguments and lines), to sort failures into argument order.
 	failedAt []int
 	done     int
+	// reported is how many failures earlier reports carried.
+	reported int
 }
 
 func (r *run) finish(i int, it Item, passages int, skipped bool, err error) {
@@ -241,16 +248,19 @@ func (r *run) finish(i int, it Item, passages int, skipped bool, err error) {
 
 // report calls the progress callback; the caller holds mu or is alone.
 func (r *run) report(current string) {
+	fresh := r.sum.Failed[r.reported:]
+	r.reported = len(r.sum.Failed)
 	if r.progress == nil {
 		return
 	}
 	r.progress(Progress{
-		Done:     r.done,
-		Total:    r.sum.Total,
-		Current:  current,
-		Ingested: r.sum.Sources,
-		Skipped:  r.sum.Skipped,
-		Failed:   len(r.sum.Failed),
+		Done:        r.done,
+		Total:       r.sum.Total,
+		Current:     current,
+		Ingested:    r.sum.Sources,
+		Skipped:     r.sum.Skipped,
+		Failed:      len(r.sum.Failed),
+		NewFailures: slices.Clone(fresh),
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -80,6 +81,8 @@ type memIndex struct {
 	mu       sync.Mutex
 	passages map[string]evidence.Passage
 	vecs     map[string][]float32
+	// bySource holds the passage IDs of each source.
+	bySource map[string][]string
 	upserts  int
 	// failUpsert fails Upsert of passages of these source IDs.
 	failUpsert map[string]bool
@@ -96,6 +99,9 @@ func (x *memIndex) Upsert(ctx context.Context, ps []evidence.Passage, vecs [][]f
 	}
 	x.upserts++
 	for i, p := range ps {
+		if _, ok := x.passages[p.ID]; !ok {
+			x.bySource[p.SourceID] = append(x.bySource[p.SourceID], p.ID)
+		}
 		x.passages[p.ID] = p
 		x.vecs[p.ID] = vecs[i]
 	}
@@ -108,12 +114,11 @@ func (x *memIndex) Upsert(ctx context.Context, ps []evidence.Passage, vecs [][]f
 func (x *memIndex) DeleteSource(ctx context.Context, sourceID string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for id, p := range x.passages {
-		if p.SourceID == sourceID {
-			delete(x.passages, id)
-			delete(x.vecs, id)
-		}
+	for _, id := range x.bySource[sourceID] {
+		delete(x.passages, id)
+		delete(x.vecs, id)
 	}
+	delete(x.bySource, sourceID)
 	x.j.add("delete %s", sourceID)
 	return nil
 }
@@ -122,10 +127,8 @@ func (x *memIndex) ofSource(id string) []evidence.Passage {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []evidence.Passage
-	for _, p := range x.passages {
-		if p.SourceID == id {
-			out = append(out, p)
-		}
+	for _, pid := range x.bySource[id] {
+		out = append(out, x.passages[pid])
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Ordinal < out[b].Ordinal })
 	return out
@@ -170,7 +173,8 @@ func newEnv() *env {
 	return &env{
 		j:       j,
 		sources: &memSources{j: j, sources: map[string]evidence.Source{}, failPut: map[string]bool{}},
-		index:   &memIndex{j: j, passages: map[string]evidence.Passage{}, vecs: map[string][]float32{}, failUpsert: map[string]bool{}},
+		index: &memIndex{j: j, passages: map[string]evidence.Passage{}, vecs: map[string][]float32{},
+			bySource: map[string][]string{}, failUpsert: map[string]bool{}},
 		emb:     &fakeEmbedder{},
 		fetcher: NewFetcher(FetchConfig{AllowPrivate: true}, nil),
 	}
@@ -283,6 +287,16 @@ func TestRun(t *testing.T) {
 	last := reports[len(reports)-1]
 	if last.Done != last.Total || last.Ingested != 9 || last.Failed != 7 {
 		t.Errorf("last progress = %+v", last)
+	}
+	var streamed []string
+	for _, p := range reports {
+		streamed = append(streamed, failureSources(p.NewFailures)...)
+	}
+	if diff := cmp.Diff(wantFailed, streamed, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("failures streamed through progress (-want +got):\n%s", diff)
+	}
+	if got := failureSources(reports[0].NewFailures); len(got) != 2 {
+		t.Errorf("first report carries failures %v, want the two rejected", got)
 	}
 	for i := 1; i < len(reports); i++ {
 		if reports[i].Done != reports[i-1].Done+1 {
@@ -600,5 +614,50 @@ func TestCutText(t *testing.T) {
 		if got := cutText(tt.text, tt.max); got != tt.want {
 			t.Errorf("cutText(%q, %d) = %q, want %q", tt.text, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestRunWithSQLite runs against the real SQLite corpus store.
+func TestRunWithSQLite(t *testing.T) {
+	ctx := context.Background()
+	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.md":  "# Alpha\n\n" + prose("alpha", 20),
+		"b.txt": prose("beta", 3),
+	})
+	e := newEnv()
+	in := New(nil, store, e.index, e.emb, Config{Now: func() time.Time { return ingestTime }}, nil)
+
+	sum, err := in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Sources != 2 || len(sum.Failed) != 0 {
+		t.Fatalf("first run = %+v, %v; want 2 sources", sum, err)
+	}
+	id := fileItem(filepath.Join(dir, "a.md")).ID
+	src, err := store.Source(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Title != "Alpha" || src.Passages != len(e.index.ofSource(id)) || src.Passages < 2 ||
+		len(src.ContentHash) != 64 || !src.IngestedAt.Equal(ingestTime) {
+		t.Errorf("stored source = %+v", src)
+	}
+
+	sum, err = in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Skipped != 2 || sum.Sources != 0 {
+		t.Errorf("second run = %+v, %v; want both skipped", sum, err)
+	}
+
+	writeFiles(t, dir, map[string]string{"a.md": "# Alpha\n\nNow much shorter."})
+	sum, err = in.Run(ctx, []string{dir}, nil)
+	if err != nil || sum.Sources != 1 || sum.Skipped != 1 {
+		t.Errorf("third run = %+v, %v; want a re-ingested, b skipped", sum, err)
+	}
+	if src, err := store.Source(ctx, id); err != nil || src.Passages != 1 || len(e.index.ofSource(id)) != 1 {
+		t.Errorf("after change: source %+v (err %v), %d passages indexed; want 1", src, err, len(e.index.ofSource(id)))
 	}
 }

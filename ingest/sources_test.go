@@ -225,7 +225,7 @@ func TestExpandCancelled(t *testing.T) {
 
 // sharedData returns the shared data folder, or skips the test when it is
 // absent.
-func sharedData(t *testing.T) string {
+func sharedData(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("VERITY_SHARED_DATA")
 	if dir == "" {
