@@ -35,6 +35,9 @@ type ChatResponse struct {
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	// FinishReason is why the model stopped, as the backend says it:
+	// "stop", or "length" when MaxTokens cut the reply short.
+	FinishReason string
 }
 
 // Chatter is a chat backend.
