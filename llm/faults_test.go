@@ -321,3 +321,15 @@ func checkBackendError(t *testing.T, err error, backend, op string, unavailable 
 		t.Errorf("Status = %d, want %d (err %v)", be.Status, status, err)
 	}
 }
+
+func TestLabelLogprobsWithoutSupport(t *testing.T) {
+	for bname, start := range fakes {
+		t.Run(bname, func(t *testing.T) {
+			_, b := start(t, llmtest.Config{Reply: func(llmtest.Request) llmtest.Reply {
+				return llmtest.Reply{Content: "yes", NoLogprobs: true}
+			}}, llm.Limits{})
+			_, err := b.c.LabelLogprobs(context.Background(), llmtest.ChatModel, "p", []string{"yes", "no"})
+			checkBackendError(t, err, b.name, "label logprobs", false, 0)
+		})
+	}
+}

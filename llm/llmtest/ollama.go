@@ -152,7 +152,7 @@ func (s *Server) ollamaComplete(w http.ResponseWriter, r *http.Request, in Reque
 	}
 	toks, truncated := tokens(rep.Content, in.MaxTokens)
 	lps := make([][]api.Logprob, len(toks))
-	if in.Logprobs {
+	if in.Logprobs && !rep.NoLogprobs {
 		for i, tok := range toks {
 			lp := api.Logprob{TokenLogprob: api.TokenLogprob{Token: tok, Logprob: -0.01}}
 			if i == 0 {

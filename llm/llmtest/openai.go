@@ -135,7 +135,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 	if truncated {
 		choice["finish_reason"] = "length"
 	}
-	if req.Logprobs {
+	if req.Logprobs && !rep.NoLogprobs {
 		content := make([]openaiTokenLogprob, len(toks))
 		for i, tok := range toks {
 			content[i] = openaiTokenLogprob{openaiTop: openaiTop{Token: tok, Logprob: -0.01, Bytes: byteInts(tok)}, TopLogprobs: []openaiTop{}}

@@ -71,7 +71,12 @@ type Reply struct {
 	Content string
 	// Alternatives are the first token's top alternatives, reported when
 	// the request asks for log-probabilities (at most TopLogprobs of them).
+	// As on a real server, Content's first token should be among them;
+	// otherwise it is reported with log-probability -0.01.
 	Alternatives []llm.TokenLogprob
+	// NoLogprobs answers without log-probabilities even when asked, as
+	// servers that do not support them do.
+	NoLogprobs bool
 
 	// Status, when not 0, is answered instead of the reply, with Error as
 	// the message, in the protocol's error format.
