@@ -307,3 +307,25 @@ func TestOllamaJudgeRealServer(t *testing.T) {
 		t.Errorf("Judge = %+v, want entailment for passage 0 and contradiction for passage 1", got)
 	}
 }
+
+// BenchmarkOllamaJudge judges six passages (a re-ranked top 6) over the fake
+// Ollama server: the client's own cost, without a model's.
+func BenchmarkOllamaJudge(b *testing.B) {
+	srv := llmtest.NewOllama(b, llmtest.Config{Reply: func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: "Ent", Alternatives: []llm.TokenLogprob{{Token: "Ent", Logprob: -0.2}, {Token: "Neutral", Logprob: -2}}}
+	}})
+	c, err := llm.NewOllama(srv.URL, nil, llm.OllamaConfig{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	j, err := NewOllama(c, OllamaConfig{Model: llmtest.ChatModel}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	passages := strings.Split(strings.Repeat("The Eiffel Tower is a wrought-iron lattice tower in Paris, France.|", 6), "|")[:6]
+	for b.Loop() {
+		if _, err := j.Judge(context.Background(), "The Eiffel Tower is in Paris.", passages); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
