@@ -14,6 +14,7 @@ import (
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/llm"
 )
 
 // Problem is an RFC 9457 problem document. Field names the offending request
@@ -66,12 +67,15 @@ func problemFor(err error) Problem {
 		nf *NotFoundError
 		ue *UnavailableError
 		un unavailable
+		se *llm.SchemaError
 	)
 	switch {
 	case errors.As(err, &ie):
 		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
 	case errors.As(err, &nf):
 		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
+	case errors.As(err, &se):
+		return Problem{Type: "https://verity.dev/problems/model-output", Title: "Invalid model output", Status: http.StatusBadGateway, Detail: fmt.Sprintf("model %s did not produce valid output after %d attempts", se.Model, se.Attempts)}
 	case errors.Is(err, jobs.ErrBusy):
 		return Problem{Type: "https://verity.dev/problems/busy", Title: "Busy", Status: http.StatusServiceUnavailable, Detail: "the ingest queue is full; try again later"}
 	case errors.As(err, &ue):

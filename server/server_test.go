@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/verify"
@@ -155,6 +157,8 @@ func TestErrorMapping(t *testing.T) {
 		{"not found", &NotFoundError{Kind: "job", ID: "x"}, 404},
 		{"unavailable", &UnavailableError{Backend: "qdrant", Err: errors.New("refused")}, 503},
 		{"deadline", context.DeadlineExceeded, 504},
+		{"model output", fmt.Errorf("judge: %w", &llm.SchemaError{Model: "llama3", Attempts: 3, Err: errors.New("missing verdict")}), 502},
+		{"backend error", &llm.BackendError{Backend: "ollama", Op: "chat", Status: 503, Err: errors.New("overloaded")}, 503},
 		{"other", errors.New("disk on fire"), 500},
 	}
 	for _, tt := range tests {
@@ -169,7 +173,7 @@ func TestErrorMapping(t *testing.T) {
 			if tt.want == 500 && strings.Contains(string(body), "disk on fire") {
 				t.Errorf("internal detail leaked to the client: %s", body)
 			}
-			if tt.want == 503 && !strings.Contains(string(body), "qdrant") {
+			if tt.want == 503 && !strings.Contains(string(body), "qdrant") && !strings.Contains(string(body), "ollama") {
 				t.Errorf("503 does not name the backend: %s", body)
 			}
 		})
