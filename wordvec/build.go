@@ -2,6 +2,7 @@ package wordvec
 
 import (
 	"bufio"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,14 +17,31 @@ import (
 const DefaultVocabSize = 60000
 
 // BuildOptions chooses the words Build keeps. The zero value builds the
-// shipped table.
+// shipped table: the DefaultVocabSize most frequent words and ShippedExtra.
 type BuildOptions struct {
 	// VocabSize is how many of the most frequent source words to keep;
 	// 0 means DefaultVocabSize. It must not be negative.
 	VocabSize int
-	// Extra lists words to keep whatever their rank, lower-cased; words
-	// the source does not have are ignored.
+	// Extra lists words to keep whatever their rank, lower-cased, in
+	// addition to ShippedExtra; words the source does not have are
+	// ignored.
 	Extra []string
+	// SkipShippedExtra leaves ShippedExtra out.
+	SkipShippedExtra bool
+}
+
+//go:embed extra.txt
+var shippedExtra string
+
+// ShippedExtra returns the words the shipped table keeps beyond the
+// DefaultVocabSize most frequent: those that occur at least three times in
+// the claims and evidence of verity's development data (FEVER, VitaminC,
+// SNLI, SciFact; see shared/data/README.md), mostly scientific and
+// encyclopaedic terms such as "chromatin" and "hospitalisations". The list
+// is extra.txt, one word a line in rank order; TestShippedExtraIsReproducible
+// regenerates it.
+func ShippedExtra() []string {
+	return strings.Fields(shippedExtra)
 }
 
 // Build reads word vectors in the JSON layout of the npm package
@@ -67,6 +85,11 @@ func build(src io.Reader, opts BuildOptions) (*Table, error) {
 	extra := make(map[string]bool, len(opts.Extra))
 	for _, e := range opts.Extra {
 		extra[strings.ToLower(e)] = true
+	}
+	if !opts.SkipShippedExtra {
+		for _, e := range ShippedExtra() {
+			extra[e] = true
+		}
 	}
 
 	dec := json.NewDecoder(bufio.NewReaderSize(src, 1<<20))

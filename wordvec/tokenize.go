@@ -27,6 +27,8 @@ import (
 //     "will" before "n't", because GloVe's "ca" and "wo" are
 //     mostly other words;
 //   - initialisms with dots stay whole ("u.s.", "e.g.");
+//   - the Penn Treebank escapes "-LRB-", "-RRB-" and the like become the
+//     brackets they stand for;
 //   - every other non-space character is a token of its own ("," "%" "$").
 //
 // Typographic apostrophes count as "'". The tokens "n't", "'s" and the like
@@ -53,6 +55,13 @@ func (t *Table) AppendTokens(dst []string, text string) []string {
 			dst, end = t.appendWord(dst, text, i)
 			i = end
 		default:
+			if r == '-' {
+				if isPTBEscape(text, i) {
+					dst = append(dst, ptbEscapes[text[i:i+5]])
+					i += 5
+					continue
+				}
+			}
 			if r == '\'' {
 				if tok, end := clitic(text, i); tok != "" {
 					dst = append(dst, tok)
@@ -90,6 +99,17 @@ func fold(s string) string {
 	return strings.ToLower(s)
 }
 
+// ptbEscapes are the Penn Treebank's bracket escapes, which FEVER and other
+// Wikipedia-derived sets keep in their text.
+var ptbEscapes = map[string]string{
+	"-lrb-": "(", "-rrb-": ")", "-lsb-": "[", "-rsb-": "]", "-lcb-": "{", "-rcb-": "}",
+}
+
+func isPTBEscape(s string, i int) bool {
+	_, ok := ptbEscapes[s[i:min(i+5, len(s))]]
+	return ok
+}
+
 var apostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'")
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
@@ -123,7 +143,7 @@ func (t *Table) appendWord(dst []string, s string, i int) ([]string, int) {
 	end := alnumEnd(s, i)
 	for end+1 < len(s) && s[end] == '-' {
 		r, _ := utf8.DecodeRuneInString(s[end+1:])
-		if !isAlnum(r) {
+		if !isAlnum(r) || isPTBEscape(s, end) {
 			break
 		}
 		end = alnumEnd(s, end+1)

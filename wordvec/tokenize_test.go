@@ -31,6 +31,7 @@ func TestTokenize(t *testing.T) {
 		{"H1N1 and CO2", []string{"h1n1", "and", "co2"}},
 		{"“Quoted” text…", []string{"“", "quoted", "”", "text", "…"}},
 		{"bad \xff byte", []string{"bad", "byte"}},
+		{"Soul Food -LRB-film-RRB- -LSB- 1 -RSB- -lrb", []string{"soul", "food", "(", "film", ")", "[", "1", "]", "-", "lrb"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

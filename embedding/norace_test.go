@@ -1,0 +1,5 @@
+//go:build !race
+
+package embedding
+
+const raceEnabled = false
