@@ -48,10 +48,14 @@ const (
 // Each block is scaled to unit length, then both by sqrt(0.5), so the
 // vector has unit length and cosine similarity is the mean of a semantic and
 // a lexical cosine; a text with only one block (all its words unknown) has
-// that block at unit length. A text with no content
-// word (empty, only punctuation or stopwords) gets the zero vector, whose
-// cosine with anything is 0 by convention; callers must not divide by its
-// norm. Builtin is safe for concurrent use.
+// that block at unit length. A text with no content word (empty, only
+// punctuation or stopwords) gets the zero vector, whose cosine with anything
+// is 0 by convention; callers must not divide by its norm. Builtin is safe
+// for concurrent use.
+//
+// SIF's second step, removing the component common to all sentences, was
+// measured too: it helped the semantic block alone but not the joined
+// vector, so it is left out.
 type Builtin struct {
 	t   *wordvec.Table
 	dim int

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,12 +52,14 @@ func TestSimilarSentencesAreCloser(t *testing.T) {
 		{"The company reported record quarterly profits", "Earnings hit an all-time high this quarter", "Heavy rain flooded the village"},
 		{"Smoking causes lung cancer", "Tobacco use leads to cancer of the lungs", "The bridge was opened in 1932"},
 		{"H5N1 spread among dairy cattle in Texas", "Dairy cows in Texas caught H5N1", "Wheat prices fell in Kansas"},
-		{"The population of Zorblax rose to 12,400 in 2019", "In 2019 Zorblax had 12400 inhabitants", "The price of bread rose in 2019"},
+		{"The population of Zorblax rose to 12,400 in 2019", "In 2019 Zorblax had 12400 inhabitants", "The population of Paris rose in 2019"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.anchor, func(t *testing.T) {
 			a, s, u := embedOne(t, b, tt.anchor), embedOne(t, b, tt.similar), embedOne(t, b, tt.unrelated)
-			if cs, cu := cos(a, s), cos(a, u); cs <= cu {
+			cs, cu := cos(a, s), cos(a, u)
+			t.Logf("similar %.3f, unrelated %.3f", cs, cu)
+			if cs <= cu {
 				t.Errorf("cos(anchor, similar) = %.3f <= cos(anchor, unrelated) = %.3f", cs, cu)
 			}
 		})
@@ -216,4 +219,26 @@ func BenchmarkEmbed(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "sentences/s")
+}
+
+func TestEmbedConcurrently(t *testing.T) {
+	b := NewBuiltin(nil)
+	texts := []string{"The vaccine reduced hospital admissions", "Zorblax 1987", "stock markets rose"}
+	want, err := b.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][][]float32, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			got[i], _ = b.Embed(context.Background(), texts)
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if d := cmp.Diff(want, got[i]); d != "" {
+			t.Errorf("goroutine %d (-want +got):\n%s", i, d)
+		}
+	}
 }

@@ -243,7 +243,7 @@ func TestProbFollowsRank(t *testing.T) {
 func BenchmarkDefaultLoad(b *testing.B) {
 	b.SetBytes(int64(len(shipped)))
 	for b.Loop() {
-		if _, err := Load(strings.NewReader(shipped)); err != nil {
+		if _, err := decode([]byte(shipped)); err != nil {
 			b.Fatal(err)
 		}
 	}
