@@ -1,0 +1,5 @@
+//go:build !race
+
+package retrieval_test
+
+const raceEnabled = false
