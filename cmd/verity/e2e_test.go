@@ -1,0 +1,250 @@
+package main
+
+// End-to-end tests: they build the verity binary and drive it as a user
+// would, over real SQLite files and a real HTTP server on loopback.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var verityBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "verity-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	verityBin = filepath.Join(dir, "verity")
+	build := exec.Command("go", "build", "-o", verityBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build verity:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// verity runs the binary to completion with a clean VERITY_* environment.
+func verity(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, verityBin, args...)
+	cmd.Env = cleanEnv()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run verity %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "VERITY_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startServe runs `verity serve` on a free port and returns its base URL.
+func startServe(t *testing.T, data string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(verityBin, "serve", "--data", data, "--addr", "127.0.0.1:0")
+	cmd.Env = cleanEnv()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		close(found)
+	}()
+	select {
+	case base, ok := <-found:
+		if !ok {
+			t.Fatalf("serve exited before listening; logs:\n%s", logs.String())
+		}
+		return base, cmd
+	case <-time.After(90 * time.Second):
+		t.Fatalf("serve did not start; logs:\n%s", logs.String())
+	}
+	return "", nil
+}
+
+func TestServeFirstStart(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	base, cmd := startServe(t, data)
+
+	resp, err := http.Post(base+"/v1/verify", "application/json", strings.NewReader(`{"claim": "The Golden Gate Bridge opened in 1937."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Verdict   string
+		Score     int
+		Citations []struct{ URL string }
+		Passages  []json.RawMessage
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(res.Passages) == 0 || len(res.Citations) < 2 {
+		t.Errorf("verify on the demo corpus = %d %+v; want passages and 2-3 citations", resp.StatusCode, res)
+	}
+
+	resp, err = http.Post(base+"/v1/verify", "application/json", strings.NewReader(`{"claim": ""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(body), `"field":"claim"`) {
+		t.Errorf("empty claim = %d %s", resp.StatusCode, body)
+	}
+
+	// SIGTERM shuts down cleanly.
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve exited with %v after SIGTERM", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("serve did not stop after SIGTERM")
+	}
+}
+
+func TestVerifyCLI(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	if _, stderr, code := verity(t, "verify", "--data", data, "--json", "Anything at all."); code != 0 {
+		t.Fatalf("verify on an empty corpus exited %d: %s", code, stderr)
+	}
+	out, _, _ := verity(t, "verify", "--data", data, "--json", "Anything at all.")
+	var res struct{ Verdict string }
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Verdict != "Not enough evidence" {
+		t.Errorf("empty corpus verdict = %q (%v)", res.Verdict, err)
+	}
+	_, stderr, code := verity(t, "verify", "--data", data, "--k", "500", "x")
+	if code != 2 || !strings.Contains(stderr, "k:") {
+		t.Errorf("k out of range: exit %d, stderr %q; want 2 naming k", code, stderr)
+	}
+	_, stderr, code = verity(t, "verify", "--data", data, "  ")
+	if code != 2 || !strings.Contains(stderr, "claim") {
+		t.Errorf("blank claim: exit %d, stderr %q; want 2 naming claim", code, stderr)
+	}
+}
+
+var progressLine = regexp.MustCompile(`msg="ingest progress".* ingested=(\d+)`)
+
+// TestIngestKillLosesNothingReported kills `verity ingest` mid-run and checks
+// that every source it had reported as ingested is still there: a second run
+// finds them unchanged.
+func TestIngestKillLosesNothingReported(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "docs")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	for i := range n {
+		text := fmt.Sprintf("Report %d.\n\nThe station at site %d recorded %d millimetres of rain in March %d. Observers noted the figure was unusual for the region and for the season in which it fell.", i, i, 10+i, 1950+i%70)
+		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("doc-%03d.txt", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := filepath.Join(dir, "data")
+	cmd := exec.Command(verityBin, "ingest", "--data", data, "--workers", "1", src)
+	cmd.Env = cleanEnv()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reported := 0
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := progressLine.FindStringSubmatch(sc.Text()); m != nil {
+			fmt.Sscan(m[1], &reported)
+			if reported >= 40 {
+				cmd.Process.Kill() // SIGKILL: no cleanup runs
+				break
+			}
+		}
+	}
+	cmd.Wait()
+	if reported < 40 {
+		t.Fatalf("ingest finished or failed before it could be killed (reported %d)", reported)
+	}
+
+	out, errs, code := verity(t, "ingest", "--data", data, src)
+	if code != 0 {
+		t.Fatalf("second ingest exited %d: %s %s", code, out, errs)
+	}
+	var ingested, chunks, skipped, failed int
+	if _, err := fmt.Sscanf(out, "ingested %d sources (%d passages), skipped %d unchanged, failed %d", &ingested, &chunks, &skipped, &failed); err != nil {
+		t.Fatalf("summary %q: %v", out, err)
+	}
+	if skipped < reported || ingested+skipped != n || failed != 0 {
+		t.Errorf("after a kill with %d reported: second run ingested %d, skipped %d, failed %d of %d", reported, ingested, skipped, failed, n)
+	}
+
+	t.Logf("killed after %d reported; second run ingested %d, skipped %d", reported, ingested, skipped)
+
+	// A restart serves the same results.
+	claim := "Site 42 recorded 52 millimetres of rain."
+	first, _, _ := verity(t, "verify", "--data", data, "--json", claim)
+	second, _, _ := verity(t, "verify", "--data", data, "--json", claim)
+	if stripTimings(first) != stripTimings(second) || !strings.Contains(first, "site 42") {
+		t.Errorf("results differ across restarts or miss the source:\n%s\n%s", first, second)
+	}
+}
+
+var timings = regexp.MustCompile(`(?s)"timings_ms": \{.*?\}`)
+
+func stripTimings(s string) string { return timings.ReplaceAllString(s, "") }
