@@ -1,35 +1,11 @@
 package prompts
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/verity-fc/verity/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-golden +got):\n%s", name, diff)
-	}
-}
 
 const content = "The Paris Agreement was signed in 2015 by 196 countries. China produces 30% of global emissions."
 
@@ -76,7 +52,7 @@ func TestFactCheckPrompts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.golden, got)
+			golden.Check(t, tt.golden, got)
 		})
 	}
 }
