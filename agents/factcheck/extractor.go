@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,9 +18,10 @@ import (
 
 // The built-in extractor ("verity/extractor") finds check-worthy sentences
 // by rules, the way the extraction prompt asks a model to: it keeps
-// sentences that carry numbers, dates, named entities, comparisons,
-// attributions or causal verbs, and skips opinions, hedged statements,
-// questions, predictions and definitions. Each kept sentence is one claim,
+// sentences that carry numbers, dates, named entities, technical
+// identifiers, comparisons, attributions, causal verbs or stated relations,
+// and skips opinions, hedged statements, questions, predictions and
+// definitions. Each kept sentence is one claim,
 // typed by its strongest signal. There is no maintained named-entity
 // recogniser for Go that is both fast and accurate (prose/v2's tags "Celsius"
 // a PERSON and takes ~200 ms a document), so names are found by
@@ -81,26 +83,44 @@ var (
 	// Modal verbs hedge a main clause ("prices could rise") but not a
 	// subordinate one ("crashed before 'LOGIN' could be completed").
 	modalRe       = regexp.MustCompile(`\b(?:might|may|could)\b`)
-	subordinateRe = regexp.MustCompile(`(?i)\b(?:before|until|so|that|which|who|when|where|if|unless|because|although|than)\s+(?:\S+\s+){0,2}$`)
+	subordinators = []string{"before", "until", "so", "that", "which", "who", "when", "where", "if", "unless", "because", "although", "than"}
 	// "will" is matched in lower case only, so that "Will Smith" is a name.
 	willRe       = regexp.MustCompile(`\b(?:will|won't|shall)\b`)
 	predictionRe = words("going to", "is expected to", "are expected to",
 		"is projected to", "are projected to", "is forecast to", "are forecast to", "is set to", "are set to",
 		"is predicted to", "are predicted to", "in the future")
-	opinionRe = words(`I think`, `I believe`, `I feel`, `I guess`, `in my (?:opinion|view)`, `we believe`, `we think`,
-		"personally", "should", "ought to", "must", "best", "worst", "beautiful", "ugly", "amazing", "awesome",
-		"terrible", "horrible", "wonderful", "fantastic", "awful", "boring", "exciting", "delicious",
-		"overrated", "underrated", "brilliant", "stupid", "disgusting", "lovely", "pathetic", "ridiculous",
-		"incredible", "magnificent", "outstanding", "disappointing")
-	definitionRe  = words("is defined as", "are defined as", "by definition", "refers to", "is a term for", "means that")
-	attributionRe = words("said", "says", "stated", "states that", "announced", "reported", "reports that", "claimed",
+	// Comparisons of likelihood ("are more likely to develop") state a
+	// finding, not a doubt.
+	likelihoodRe = words("more likely", "less likely", "as likely", "equally likely")
+	opinionRe    = words(`I think`, `I believe`, `I feel`, `I guess`, `in my (?:opinion|view)`, `we believe`, `we think`,
+		"personally", "should", "ought to", "must")
+	// Evaluative words count in lower case only, so that titles and names
+	// ("Best Actress", "Beautiful Loser") do not read as opinions.
+	evaluativeRe = regexp.MustCompile(`\b(?:best|worst|beautiful|ugly|amazing|awesome|terrible|horrible|wonderful|fantastic|` +
+		`awful|boring|exciting|delicious|overrated|underrated|brilliant|stupid|disgusting|lovely|pathetic|ridiculous|` +
+		`incredible|magnificent|outstanding|disappointing)\b`)
+	// Idioms with an evaluative word that state facts.
+	factualIdiomRe = words("best[- ]known", "best[- ]selling", "worst[- ]selling", "best[- ]sellers?", "best friends?")
+	definitionRe   = words("is defined as", "are defined as", "by definition", "refers to", "is a term for", "means that")
+	attributionRe  = words("said", "says", "stated", "states that", "announced", "reported", "reports that", "claimed",
 		"wrote", "writes", "told", "testified", "according to", "argued", "noted", "confirmed", "denied",
 		"estimated", "found that", "concluded", "declared", "admitted")
 	causalRe = words("causes?", "caused", "causing", "leads? to", "led to", "leading to", "results? in", "resulted in",
 		"because", "due to", "as a result of", "therefore", "triggers?", "triggered", "prevents?", "prevented",
 		"contributes? to", "contributed to", "increases? the risk", "increased the risk", "reduces? the risk",
-		"reduced the risk", "responsible for", "driven by", "thanks to")
-	comparisonRe = words(`\w+er than`, "more than", "less than", "fewer than", "compared (?:to|with)", "as \\w+ as",
+		"reduced the risk", "responsible for", "driven by", "thanks to",
+		"increases", "increased", "decreases", "decreased", "reduces", "promotes", "promoted", "inhibits", "inhibited",
+		"induces", "induced", "protects? against", "protected against", "improves", "improved", "suppresses",
+		"suppressed", "activates", "activated", "enhances", "impairs", "impaired", "influences", "regulates")
+	// Relations a study can confirm or refute without claiming a cause.
+	relationRe = words("associated with", "correlated with", "correlates with", "linked to", "is a risk factor")
+	// identifierRe finds technical identifiers that mix letters and digits:
+	// "CO2", "HHV-8", "caspase-11", "4-PBA", "6MP".
+	identifierRe = regexp.MustCompile(`\b(?:[A-Za-z]+-?\d|\d+-?[A-Za-z]{2,})[\w-]*`)
+	// A year is a prediction only when the sentence places something in it:
+	// "by 2050", not "Blade Runner 2049".
+	temporalBeforeRe = regexp.MustCompile(`(?i)\b(?:in|by|until|till|before|after|from|around|circa|through|during|to)\s+(?:the\s+)?(?:year\s+)?$`)
+	comparisonRe     = words(`\w+er than`, `(?:more|less) \w+`, "fewer than", "compared (?:to|with)", "as \\w+ as",
 		"times (?:more|less|larger|smaller|higher|lower|as)", "twice", "outnumbers?", "outnumbered", "exceeds?", "exceeded",
 		"surpass(?:es|ed)?", "rank(?:s|ed)?", "most", "least", "largest", "smallest", "highest", "lowest", "biggest",
 		"oldest", "newest", "youngest", "first", "fastest", "slowest", "longest", "shortest", "tallest", "richest",
@@ -125,11 +145,11 @@ func (c classifier) classify(s string) classification {
 	switch {
 	case strings.HasSuffix(strings.TrimRight(s, `"'”’) `), "?"):
 		return classification{skip: question}
-	case len(strings.Fields(s)) < 4:
+	case len(strings.Fields(s)) < 3:
 		return classification{skip: tooShort}
-	case opinionRe.MatchString(s):
+	case opinionRe.MatchString(s) || evaluativeRe.MatchString(factualIdiomRe.ReplaceAllString(s, "")):
 		return classification{skip: opinion}
-	case hedgeRe.MatchString(s) || hedgingModal(s):
+	case hedgeRe.MatchString(likelihoodRe.ReplaceAllString(s, "")) || hedgingModal(s):
 		return classification{skip: hedged}
 	case definitionRe.MatchString(s):
 		return classification{skip: definition}
@@ -139,7 +159,7 @@ func (c classifier) classify(s string) classification {
 		switch q.Kind {
 		case quantity.Year, quantity.Date:
 			date = true
-			if int(q.Value) > c.year {
+			if int(q.High) > c.year && temporalBeforeRe.MatchString(s[:q.Start]) {
 				future = true
 			}
 		case quantity.Ordinal:
@@ -162,7 +182,7 @@ func (c classifier) classify(s string) classification {
 		return classification{typ: "COMPARISON"}
 	case date:
 		return classification{typ: "DATE"}
-	case hasNamedEntity(s):
+	case relationRe.MatchString(s) || identifierRe.MatchString(s) || hasNamedEntity(s):
 		return classification{typ: "TECHNICAL"}
 	}
 	return classification{skip: noSignal}
@@ -172,7 +192,8 @@ func (c classifier) classify(s string) classification {
 // clause.
 func hedgingModal(s string) bool {
 	for _, loc := range modalRe.FindAllStringIndex(s, -1) {
-		if !subordinateRe.MatchString(s[:loc[0]]) {
+		before := strings.Fields(strings.ToLower(s[:loc[0]]))
+		if !slices.ContainsFunc(before[max(0, len(before)-3):], func(w string) bool { return slices.Contains(subordinators, w) }) {
 			return true
 		}
 	}

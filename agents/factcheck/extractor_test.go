@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,6 +46,17 @@ func TestClassify(t *testing.T) {
 		{"Yes, 42.", classification{skip: tooShort}},
 		// "Will" as a name and "may" as a month are not future or hedges.
 		{"Will Smith won an Oscar in 2022.", classification{typ: "DATE"}},
+		// Titles and factual idioms are not opinions; a year in a title is
+		// not a prediction; comparisons of likelihood are not hedges.
+		{"Regina King received the Best Actress award at the ceremony.", classification{typ: "TECHNICAL"}},
+		{"Jewell is best known for her song Harvest for the World.", classification{typ: "TECHNICAL"}},
+		{"Blade Runner 2049 is a sequel to Blade Runner.", classification{typ: "DATE"}},
+		{"Women with a lower birth weight are more likely to develop breast cancer.", classification{typ: "COMPARISON"}},
+		// Scientific claims: causal verbs, stated relations, identifiers.
+		{"Active caspase-11 protein promotes pyroptosis.", classification{typ: "CAUSAL"}},
+		{"Obesity is associated with poorer prognosis in breast cancer.", classification{typ: "TECHNICAL"}},
+		{"Tamoxifen therapy targets ALDH1 expression.", classification{typ: "TECHNICAL"}},
+		{"DUSP4 decreases apoptosis.", classification{typ: "CAUSAL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sentence, func(t *testing.T) {
@@ -106,4 +118,17 @@ func TestSplitSentencesConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// BenchmarkBuiltinExtract extracts from 20,000 characters, the default
+// maxContentLength.
+func BenchmarkBuiltinExtract(b *testing.B) {
+	content := strings.Repeat("The Paris Agreement was signed in 2015 by 196 countries. I think it is wonderful. "+
+		"Dr. Smith said emissions fell 3% in the U.S. last year. Prices might rise. ", 200)[:DefaultContentLength]
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		if _, _, err := builtinExtract(content, testNow); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -352,9 +352,11 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 	r.emit(Event{EventExtractStart, Empty{}})
 	t0 := p.deps.Now()
 	var claims []ExtractedClaim
+	var stats *extractStats // the built-in extractor's, when it ran
 	raw, err := r.stage(ctx, func(sctx context.Context) (string, error) {
 		if pl.extractor == BuiltinExtractor {
-			cs, _, err := builtinExtract(content, p.deps.Now())
+			cs, st, err := builtinExtract(content, p.deps.Now())
+			stats = &st
 			return formatClaims(cs), err
 		}
 		prompt, err := prompts.FactCheckExtract(content)
@@ -372,10 +374,14 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 		r.notes = append(r.notes, fmt.Sprintf("Only the first %d of %d claims were verified.", p.cfg.MaxClaims, len(claims)))
 		claims = claims[:p.cfg.MaxClaims]
 	}
-	opinionHeavy, err := isOpinionHeavy(content, len(claims), p.deps.Now())
-	if err != nil {
-		return nil, false, &StageError{Stage: stageExtract, Model: pl.extractor, Message: msgExtractFailed, Err: err}
+	if stats == nil {
+		_, st, err := builtinExtract(content, p.deps.Now())
+		if err != nil {
+			return nil, false, &StageError{Stage: stageExtract, Model: pl.extractor, Message: msgExtractFailed, Err: err}
+		}
+		stats = &st
 	}
+	opinionHeavy := isOpinionHeavy(*stats, len(claims))
 	breakdown := typeBreakdown(claims)
 	r.res.Extraction = Extraction{Model: pl.extractor, Claims: claims, TypeBreakdown: breakdown, ResponseTimeMs: ms}
 	data := extractData{Claims: claims, TotalClaims: len(claims), TypeBreakdown: breakdown, ContentSource: r.res.Content.Source,
@@ -392,16 +398,12 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 	return claims, opinionHeavy, nil
 }
 
-// isOpinionHeavy applies the built-in rules to the content's sentences,
-// whichever extractor ran: the content is mostly opinion when more of its
-// sentences are opinions, hedges, questions, predictions or definitions
-// than are check-worthy, and the extractor found fewer claims than that.
-func isOpinionHeavy(content string, claims int, now time.Time) (bool, error) {
-	_, st, err := builtinExtract(content, now)
-	if err != nil {
-		return false, err
-	}
-	return st.nonFactual > st.factual && claims < st.nonFactual, nil
+// isOpinionHeavy judges the content by the built-in rules, whichever
+// extractor ran: it is mostly opinion when more of its sentences are
+// opinions, hedges, questions, predictions or definitions than are
+// check-worthy, and the extractor found fewer claims than that.
+func isOpinionHeavy(st extractStats, claims int) bool {
+	return st.nonFactual > st.factual && claims < st.nonFactual
 }
 
 // checkerDone is one checker's outcome, sent to the pipeline goroutine.

@@ -719,3 +719,15 @@ func TestLoad(t *testing.T) {
 		t.Errorf("result = %+v", res)
 	}
 }
+
+// BenchmarkRunBuiltin runs the whole pipeline with built-in roles and an
+// in-memory store: the pipeline's own cost, without models or retrieval.
+func BenchmarkRunBuiltin(b *testing.B) {
+	e := newEnv(nil, Config{})
+	r := Request{Question: "Check", Mode: "fact_check", ModeConfig: &ModeConfig{ContentToCheck: strings.Repeat(article+" ", 20)}}
+	for b.Loop() {
+		if _, err := e.p.Run(context.Background(), r, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
