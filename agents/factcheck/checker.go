@@ -89,13 +89,13 @@ func fromEvidence(claimID string, res evidence.Result) ClaimVerification {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Evidence layer: %s, score %d/100 (strongest entailment %.2f, strongest contradiction %.2f, %d agreeing sources).",
 		res.Verdict, res.Score, res.Features.EMax, res.Features.CMax, res.Features.AgreeDom)
-	if len(res.Passages) == 0 {
+	if len(res.Passages) == 0 && len(res.Citations) == 0 {
 		b.WriteString(" No passage in the corpus speaks to this claim.")
 	}
 	for _, c := range res.Citations {
 		v.Citations = append(v.Citations, Citation{URL: c.URL, Title: c.Title, Domain: c.Domain, PublishedAt: c.PublishedAt,
 			Snippet: c.Snippet, SourceID: c.SourceID})
-		fmt.Fprintf(&b, " Source: %s: \"%s\".", citationName(c), oneLine(truncateRunes(c.Snippet, snippetChars)))
+		fmt.Fprintf(&b, " Source: %s: \"%s\"", citationName(c), oneLine(truncateRunes(c.Snippet, snippetChars)))
 	}
 	if v.Verdict == Disputed {
 		if p, ok := mostContradicting(res.Passages); ok {
