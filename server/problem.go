@@ -99,13 +99,19 @@ func problemFor(err error) Problem {
 
 // writeError answers err as problem JSON and logs it once.
 func (s *Server) writeError(c *gin.Context, err error) {
+	writeProblem(c, s.logError(c, err))
+}
+
+// logError logs a failed request once and returns its problem; an event
+// stream, whose status is already sent, reports the problem as an event.
+func (s *Server) logError(c *gin.Context, err error) Problem {
 	p := problemFor(err)
 	level := slog.LevelInfo
 	if p.Status >= 500 {
 		level = slog.LevelError
 	}
 	s.log.Log(c.Request.Context(), level, "request failed", "method", c.Request.Method, "path", c.FullPath(), "status", p.Status, "err", err)
-	writeProblem(c, p)
+	return p
 }
 
 func writeProblem(c *gin.Context, p Problem) {

@@ -58,6 +58,8 @@ type Deps struct {
 	Jobs     Jobs
 	Sources  Sources
 	Probes   []Probe
+	// FactCheck serves /v1/factcheck and /v1/factchecks/{messageId}.
+	FactCheck FactChecker
 }
 
 // Server is the HTTP API.
@@ -88,6 +90,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	v1 := s.engine.Group("/v1", s.timeout())
 	v1.POST("/verify", s.verify)
 	s.corpusRoutes(v1)
+	s.factcheckRoutes(s.engine.Group("/v1"))
 	return s
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
@@ -68,6 +69,12 @@ func newTestServer(t *testing.T, deps Deps) *httptest.Server {
 func post(t *testing.T, url, body string) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	return readResponse(t, resp, err)
+}
+
+// readResponse reads a whole response.
+func readResponse(t *testing.T, resp *http.Response, err error) (*http.Response, []byte) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,5 +272,5 @@ func ginToOpenAPI(p string) string {
 // allDeps sets every dependency, so that every route is registered. The
 // values are never called.
 func allDeps() Deps {
-	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil)}
+	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil), FactCheck: (*factcheck.Pipeline)(nil)}
 }
