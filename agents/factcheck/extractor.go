@@ -93,6 +93,7 @@ var (
 	// finding, not a doubt.
 	likelihoodRe = words("more likely", "less likely", "as likely", "equally likely")
 	opinionRe    = words(`I think`, `I believe`, `I feel`, `I guess`, `in my (?:opinion|view)`, `we believe`, `we think`,
+		`I (?:love|like|hate|prefer|adore|enjoy|dislike)`, `we (?:love|like|hate|prefer|enjoy)`,
 		"personally", "should", "ought to", "must")
 	// Evaluative words count in lower case only, so that titles and names
 	// ("Best Actress", "Beautiful Loser") do not read as opinions.

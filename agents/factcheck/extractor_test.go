@@ -33,6 +33,8 @@ func TestClassify(t *testing.T) {
 		// Skipped.
 		{"Is the Earth really warming that fast?", classification{skip: question}},
 		{"I think the Paris Agreement was a mistake in 2015.", classification{skip: opinion}},
+		{"I love Paris in the spring.", classification{skip: opinion}},
+		{"We prefer the 2019 edition of the Oxford atlas.", classification{skip: opinion}},
 		{"This is the best book ever written about Rome.", classification{skip: opinion}},
 		{"Governments should cut emissions by 2030.", classification{skip: opinion}},
 		{"Prices could rise by 10% next quarter.", classification{skip: hedged}},

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/embedding"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/retrieval"
@@ -32,6 +34,10 @@ type app struct {
 	verify   *verify.Service
 	fetcher  *ingest.Fetcher
 	ingester *ingest.Ingester
+	// chat serves model names that are not built-in roles; nil when no
+	// model backend is configured.
+	chat      llm.Chatter
+	factcheck *factcheck.Pipeline
 }
 
 // openApp opens the data directory (creating it) and wires the embedded
@@ -73,6 +79,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
+	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{})
 	return a, nil
 }
 

@@ -248,3 +248,34 @@ func TestIngestKillLosesNothingReported(t *testing.T) {
 var timings = regexp.MustCompile(`(?s)"timings_ms": \{.*?\}`)
 
 func stripTimings(s string) string { return timings.ReplaceAllString(s, "") }
+
+func TestFactcheckCLI(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	in := filepath.Join(t.TempDir(), "article.txt")
+	if err := os.WriteFile(in, []byte("The Eiffel Tower was completed in 1889. I love Paris in the spring."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := verity(t, "factcheck", "--data", data, "--json", in)
+	if code != 0 {
+		t.Fatalf("factcheck exited %d: %s", code, stderr)
+	}
+	var res struct {
+		Extraction struct {
+			Claims []struct{ Claim, Type string }
+		}
+		Report struct{ ReportText string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("factcheck --json: %v\n%s", err, out)
+	}
+	if len(res.Extraction.Claims) != 1 || !strings.Contains(res.Extraction.Claims[0].Claim, "1889") {
+		t.Errorf("claims = %+v, want the one about 1889 (the opinion skipped)", res.Extraction.Claims)
+	}
+	md, _, code := verity(t, "factcheck", "--data", data, in)
+	if code != 0 || !strings.Contains(md, "# Fact-Check Report") {
+		t.Errorf("markdown report: exit %d\n%s", code, md)
+	}
+	if _, stderr, code := verity(t, "factcheck", "--data", data, "--checker", "a", "--checker", "b", "--checker", "c", "--checker", "d", "--checker", "e", in); code != 2 || !strings.Contains(stderr, "checkerModels") {
+		t.Errorf("five checkers: exit %d, stderr %q; want 2 naming checkerModels", code, stderr)
+	}
+}

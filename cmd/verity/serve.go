@@ -69,7 +69,8 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}, server.Deps{
 		Verifier: a.verify,
 		Jobs:     runner,
-		Sources:  a.corpus,
+		Sources:   a.corpus,
+		FactCheck: a.factcheck,
 		Probes: []server.Probe{{Name: "corpus", Ping: func(ctx context.Context) error {
 			_, err := a.corpus.Stats(ctx)
 			return err
