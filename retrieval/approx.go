@@ -66,9 +66,13 @@ func newApproxIndex(cfg HNSWConfig, f *flatIndex) *approxIndex {
 	return a
 }
 
-// put adds or replaces the node of id; vec is copied.
+// put adds or replaces the node of id; vec is copied. A zero vector, which
+// has no cosine distance to anything, only removes the old node.
 func (a *approxIndex) put(id string, vec []float32) {
 	a.delete(id)
+	if isZero(vec) {
+		return
+	}
 	a.next++
 	a.keyOf[id], a.idOf[a.next] = a.next, id
 	a.g.Add(hnsw.MakeNode(a.next, slices.Clone(vec)))

@@ -190,8 +190,13 @@ func micros(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: t.UnixMicro(), Valid: true}
 }
 
-// normalize returns a unit-length copy of v, or an error naming what is
-// wrong with it.
+// errZeroVector reports a vector without direction. Upsert stores such a
+// vector (an embedder gives one for a text without content words) as a
+// passage that only BM25 finds; a query with one searches BM25 only.
+var errZeroVector = errors.New("vector is zero, so it has no direction")
+
+// normalize returns a unit-length copy of v; errZeroVector when v is all
+// zeros; or an error naming what else is wrong with it.
 func normalize(v []float32) ([]float32, error) {
 	if len(v) == 0 || len(v) > MaxDim {
 		return nil, fmt.Errorf("vector has %d dimensions; want 1 to %d", len(v), MaxDim)
@@ -204,7 +209,7 @@ func normalize(v []float32) ([]float32, error) {
 		sum += float64(x) * float64(x)
 	}
 	if sum == 0 {
-		return nil, errors.New("vector is zero, so it has no direction")
+		return nil, errZeroVector
 	}
 	inv := 1 / math.Sqrt(sum)
 	out := make([]float32, len(v))
@@ -212,6 +217,16 @@ func normalize(v []float32) ([]float32, error) {
 		out[i] = float32(float64(x) * inv)
 	}
 	return out, nil
+}
+
+// isZero reports whether every component of v is zero.
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func encodeVector(v []float32) []byte {
@@ -251,9 +266,10 @@ func validatePassage(p evidence.Passage) error {
 }
 
 // Upsert implements Store. Every passage needs an ID, a source ID, text and
-// a finite, non-zero vector whose dimension matches the store's (any
-// dimension when the store is empty). The batch is one transaction: all of
-// it is stored or none.
+// a finite vector whose dimension matches the store's (any dimension when
+// the store is empty). An all-zero vector, which an embedder gives for a
+// text without content words, is kept: that passage is found by BM25 only.
+// The batch is one transaction: all of it is stored or none.
 func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs [][]float32) error {
 	if len(passages) != len(vecs) {
 		return fmt.Errorf("upsert: %d passages but %d vectors", len(passages), len(vecs))
@@ -275,6 +291,9 @@ func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs
 		}
 		seen[p.ID] = true
 		u, err := normalize(vecs[i])
+		if errors.Is(err, errZeroVector) {
+			u, err = make([]float32, len(vecs[i])), nil
+		}
 		if err != nil {
 			return fmt.Errorf("upsert: passage %q: %w", p.ID, err)
 		}
@@ -303,7 +322,7 @@ func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs
 	for i, p := range passages {
 		e.exact.put(p.ID, units[i], domainKey(p.Domain), publishedKey(micros(p.PublishedAt)))
 		if e.approx != nil {
-			e.approx.put(p.ID, units[i])
+			e.approx.put(p.ID, units[i]) // drops a zero vector
 		}
 	}
 	e.maybeApprox()

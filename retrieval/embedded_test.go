@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/internal/crashtest"
 	"github.com/verity-fc/verity/retrieval"
@@ -179,4 +180,30 @@ func crashChild(path string) {
 		crashtest.Ack(strconv.Itoa(b))
 	}
 	os.Exit(0)
+}
+
+// TestEmbeddedSharesFileWithCorpus opens the corpus and the passage store
+// on one file: their tables and migration records do not collide.
+func TestEmbeddedSharesFileWithCorpus(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "verity.db")
+	for range 2 { // the second round reopens both
+		c, err := corpus.OpenSQLite(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.PutSource(ctx, evidence.Source{ID: "s000"}); err != nil {
+			t.Fatal(err)
+		}
+		fill(t, s, 0, 3)
+		if _, err := c.Source(ctx, "s000"); err != nil || s.Len() != 3 {
+			t.Errorf("source: %v; %d passages, want 3", err, s.Len())
+		}
+		s.Close()
+		c.Close()
+	}
 }

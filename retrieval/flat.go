@@ -33,21 +33,24 @@ type flatIndex struct {
 	// microseconds, or noDate.
 	domains   []string
 	published []int64
+	// zero marks rows whose vector is all zeros: they have no direction and
+	// are never a dense result.
+	zero []bool
 }
 
 func newFlatIndex() *flatIndex { return &flatIndex{rows: map[string]int{}} }
 
 func (f *flatIndex) len() int { return len(f.ids) }
 
-// put inserts or replaces the row of id. vec must be unit length and, unless
-// the index is empty, of the index's dimension.
+// put inserts or replaces the row of id. vec must be unit length or all
+// zeros and, unless the index is empty, of the index's dimension.
 func (f *flatIndex) put(id string, vec []float32, domain string, published int64) {
 	if f.len() == 0 {
 		f.dim = len(vec)
 	}
 	if r, ok := f.rows[id]; ok {
 		copy(f.vecs[r*f.dim:(r+1)*f.dim], vec)
-		f.domains[r], f.published[r] = domain, published
+		f.domains[r], f.published[r], f.zero[r] = domain, published, isZero(vec)
 		return
 	}
 	f.rows[id] = len(f.ids)
@@ -55,6 +58,7 @@ func (f *flatIndex) put(id string, vec []float32, domain string, published int64
 	f.vecs = append(f.vecs, vec...)
 	f.domains = append(f.domains, domain)
 	f.published = append(f.published, published)
+	f.zero = append(f.zero, isZero(vec))
 }
 
 // delete removes the row of id, moving the last row into its place.
@@ -65,12 +69,12 @@ func (f *flatIndex) delete(id string) {
 	}
 	last := len(f.ids) - 1
 	if r != last {
-		f.ids[r], f.domains[r], f.published[r] = f.ids[last], f.domains[last], f.published[last]
+		f.ids[r], f.domains[r], f.published[r], f.zero[r] = f.ids[last], f.domains[last], f.published[last], f.zero[last]
 		copy(f.vecs[r*f.dim:(r+1)*f.dim], f.vecs[last*f.dim:])
 		f.rows[f.ids[r]] = r
 	}
 	delete(f.rows, id)
-	f.ids, f.domains, f.published = f.ids[:last], f.domains[:last], f.published[:last]
+	f.ids, f.domains, f.published, f.zero = f.ids[:last], f.domains[:last], f.published[:last], f.zero[:last]
 	f.vecs = f.vecs[:last*f.dim]
 }
 
@@ -84,8 +88,8 @@ func (f *flatIndex) vector(id string) ([]float32, bool) {
 }
 
 // search returns the n rows most similar to the unit vector q among those
-// that keep accepts (nil keeps all), best first, ties by ID. It checks ctx
-// every few thousand rows.
+// that keep accepts (nil keeps all) and have a non-zero vector, best first,
+// ties by ID. It checks ctx every few thousand rows.
 func (f *flatIndex) search(ctx context.Context, q []float32, n int, keep func(row int) bool) ([]scored, error) {
 	if n <= 0 || f.len() == 0 {
 		return nil, nil
@@ -97,7 +101,7 @@ func (f *flatIndex) search(ctx context.Context, q []float32, n int, keep func(ro
 				return nil, err
 			}
 		}
-		if keep != nil && !keep(r) {
+		if f.zero[r] || (keep != nil && !keep(r)) {
 			continue
 		}
 		s := scored{id: f.ids[r], score: float64(vek32.Dot(q, f.vecs[r*f.dim:(r+1)*f.dim]))}

@@ -144,7 +144,12 @@ func (r *Retriever) Retrieve(ctx context.Context, claim string, opts Options) ([
 	if len(vecs) != 1 {
 		return nil, fmt.Errorf("embed claim: got %d vectors for 1 text", len(vecs))
 	}
-	hits, err := r.store.Search(ctx, Query{Text: claim, Vector: vecs[0], K: k, Filter: Filter{Domains: opts.Domains, Since: opts.Since}})
+	vec := vecs[0]
+	if isZero(vec) {
+		// A claim without content words has no direction; let BM25 rank.
+		vec = nil
+	}
+	hits, err := r.store.Search(ctx, Query{Text: claim, Vector: vec, K: k, Filter: Filter{Domains: opts.Domains, Since: opts.Since}})
 	if err != nil {
 		return nil, fmt.Errorf("search passages: %w", err)
 	}

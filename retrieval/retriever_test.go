@@ -21,6 +21,7 @@ import (
 type hashEmbedder struct {
 	dim   int
 	err   error
+	zero  bool // give all-zero vectors, as for text without content words
 	calls int
 }
 
@@ -32,6 +33,10 @@ func (h *hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		v := make([]float32, h.dim)
+		if h.zero {
+			out[i] = v
+			continue
+		}
 		v[0] = 0.01 // never the zero vector
 		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
 			f := fnv.New32a()
@@ -135,6 +140,19 @@ func TestRetrieveQuery(t *testing.T) {
 				t.Errorf("query vector has %d dimensions, want the embedder's 32", len(s.got.Vector))
 			}
 		})
+	}
+}
+
+// A claim the embedder finds no content in gives a zero vector; the store
+// is asked for text matches only.
+func TestRetrieveZeroClaimVector(t *testing.T) {
+	s := &fakeStore{hits: []retrieval.Hit{hit("a", filler("a", 60))}}
+	got, err := retrieval.NewRetriever(s, &hashEmbedder{dim: 8, zero: true}, retrieval.Config{}, clock).Retrieve(context.Background(), "It is what it is.", retrieval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.got.Vector != nil || len(got) != 1 {
+		t.Errorf("query vector %v, %d passages; want no vector and the store's hit", s.got.Vector, len(got))
 	}
 }
 

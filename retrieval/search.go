@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -17,7 +18,8 @@ import (
 // or punctuation ranks nothing), ranks by cosine similarity to q.Vector
 // (when given) every passage, takes the first CandidateFactor*K of each list
 // and fuses them by reciprocal rank fusion: Hit.Score is the sum over the
-// lists of 1/(RRFK+rank). K must be positive; above MaxK it is MaxK.
+// lists of 1/(RRFK+rank). K must be positive; above MaxK it is MaxK. An
+// all-zero q.Vector has no direction and leaves the ranking to BM25.
 func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -32,10 +34,14 @@ func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 	var dense []scored
 	if len(q.Vector) > 0 {
 		u, err := normalize(q.Vector)
-		if err != nil {
+		switch {
+		case errors.Is(err, errZeroVector):
+			// No direction: nothing is near it; BM25 alone ranks.
+			u = nil
+		case err != nil:
 			return nil, fmt.Errorf("search: query %w", err)
 		}
-		if dense, err = e.denseSearch(ctx, u, n, f); err != nil {
+		if dense, err = e.denseSearch(ctx, u, len(q.Vector), n, f); err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
 	}
@@ -73,15 +79,19 @@ func normalizeFilter(f Filter) filter {
 
 func (f filter) empty() bool { return f.domains == nil && f.since == noDate }
 
-// denseSearch returns the n passages most similar to the unit vector u.
-func (e *Embedded) denseSearch(ctx context.Context, u []float32, n int, f filter) ([]scored, error) {
+// denseSearch returns the n passages most similar to the unit vector u, of
+// dim dimensions; u nil (a zero query vector) finds nothing.
+func (e *Embedded) denseSearch(ctx context.Context, u []float32, dim, n int, f filter) ([]scored, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.exact.len() == 0 {
 		return nil, nil
 	}
-	if len(u) != e.exact.dim {
-		return nil, fmt.Errorf("query vector has %d dimensions; this store holds %d-dimensional vectors", len(u), e.exact.dim)
+	if dim != e.exact.dim {
+		return nil, fmt.Errorf("query vector has %d dimensions; this store holds %d-dimensional vectors", dim, e.exact.dim)
+	}
+	if u == nil {
+		return nil, nil
 	}
 	// The graph knows nothing of filters; a filtered search scans, which
 	// is also exact.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -39,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) retrieval.Store) {
 		{"FilterSince", testFilterSince},
 		{"KBounds", testKBounds},
 		{"BadInput", testBadInput},
+		{"ZeroVector", testZeroVector},
 		{"UntrustedQueryText", testUntrustedText},
 		{"CanceledContext", testCanceled},
 		{"ConcurrentReadersAndWriter", testConcurrent},
@@ -346,7 +348,8 @@ func testBadInput(t *testing.T, s retrieval.Store) {
 		vecs [][]float32
 	}{
 		{"fewer vectors", []evidence.Passage{p}, nil},
-		{"zero vector", []evidence.Passage{p}, [][]float32{make([]float32, Dim)}},
+		{"not a number", []evidence.Passage{p}, [][]float32{{1, float32(math.NaN()), 0, 0, 0, 0, 0, 0}}},
+		{"infinite", []evidence.Passage{p}, [][]float32{{float32(math.Inf(1)), 0, 0, 0, 0, 0, 0, 0}}},
 		{"empty vector", []evidence.Passage{p}, [][]float32{{}}},
 		{"other dimension", []evidence.Passage{p}, [][]float32{{1, 0, 0}}},
 		{"no id", []evidence.Passage{{SourceID: "s", Text: "x"}}, [][]float32{axis(0)}},
@@ -364,6 +367,32 @@ func testBadInput(t *testing.T, s retrieval.Store) {
 	}
 	if _, err := s.Search(ctx, retrieval.Query{Vector: []float32{1, 0, 0}, K: 5}); err == nil {
 		t.Error("Search accepted a vector of another dimension")
+	}
+}
+
+// An embedder gives an all-zero vector for a text without content words.
+// Such a passage is stored and found by its text, never by similarity; a
+// zero query vector leaves the ranking to the text.
+func testZeroVector(t *testing.T, s retrieval.Store) {
+	loadCorpus(t, s)
+	p := passage("zero", "zero", "Zebras graze on the savanna at dawn.")
+	upsert(t, s, []evidence.Passage{p}, [][]float32{make([]float32, Dim)})
+	if hits := search(t, s, retrieval.Query{Text: "zebras savanna", K: 5}); len(hits) != 1 || hits[0].Passage.ID != "zero" {
+		t.Errorf("text search for the zero-vector passage: %v", hitIDs(hits))
+	}
+	for i := range Dim {
+		if hits := search(t, s, retrieval.Query{Vector: axis(i), K: 50}); slices.Contains(hitIDs(hits), "zero") {
+			t.Errorf("a zero vector was found by similarity to axis %d", i)
+		}
+	}
+	hits := search(t, s, retrieval.Query{Text: "whale", Vector: make([]float32, Dim), K: 5})
+	if len(hits) != 1 || hits[0].Passage.ID != "whale" {
+		t.Errorf("zero query vector with text: %v, want the text's match only", hitIDs(hits))
+	}
+	// Replacing it with a real vector makes it findable by similarity.
+	upsert(t, s, []evidence.Passage{p}, [][]float32{axis(7)})
+	if hits := search(t, s, retrieval.Query{Vector: axis(7), K: 1}); len(hits) != 1 || hits[0].Passage.ID != "zero" {
+		t.Errorf("after a real vector replaced the zero one: %v", hitIDs(hits))
 	}
 }
 
