@@ -20,6 +20,11 @@ const (
 	// contextWindow is how many content words on each side of a quantity
 	// describe what it counts.
 	contextWindow = 8
+	// maxClaimQuantities and maxSourceQuantities bound the work of one
+	// Check: a claim is one sentence and a passage a few paragraphs, so
+	// quantities beyond these are not compared.
+	maxClaimQuantities  = 32
+	maxSourceQuantities = 2000
 )
 
 // Outcome is how one claim quantity fares against a source.
@@ -102,7 +107,8 @@ func Compare(claim, source string) evidence.NumCheck {
 }
 
 // Check compares each quantity of claim with the quantities of source and
-// returns one Finding per claim quantity, in order.
+// returns one Finding per claim quantity, in order. Only the first 32
+// quantities of the claim and the first 2,000 of the source are compared.
 //
 // Candidates. A claim quantity is compared only with source quantities of
 // a compatible kind and unit: counts with counts ("" and "people"), ranks
@@ -147,11 +153,11 @@ func Compare(claim, source string) evidence.NumCheck {
 // candidate, and the nearest conflicting figure is reported. When several
 // candidates share nothing with the claim, the outcome is Unsettled.
 func Check(claim, source string) []Finding {
-	cl := analyse(claim)
+	cl := analyse(claim, maxClaimQuantities)
 	if len(cl.found) == 0 {
 		return nil
 	}
-	src := analyse(source)
+	src := analyse(source, maxSourceQuantities)
 	out := make([]Finding, 0, len(cl.found))
 	srcCtx := make([][]string, len(src.found))
 	var cands []candidate
@@ -252,7 +258,8 @@ type analysis struct {
 	inQty []bool
 }
 
-func analyse(text string) analysis {
+// analyse tokenizes text and finds its first limit quantities.
+func analyse(text string, limit int) analysis {
 	if len(text) > maxTextBytes {
 		text = text[:maxTextBytes]
 	}
@@ -263,7 +270,7 @@ func analyse(text string) analysis {
 		for k := ts; k < te; k++ {
 			a.inQty[k] = true
 		}
-		return true
+		return len(a.found) < limit
 	})
 	return a
 }

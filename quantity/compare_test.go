@@ -209,3 +209,23 @@ func TestEnumNames(t *testing.T) {
 		t.Errorf("names = %q, want %q", got, want)
 	}
 }
+
+func TestCheckBoundsWork(t *testing.T) {
+	claim := strings.Repeat("12 cats, ", 40)
+	source := strings.Repeat("12 cats and 1990 dogs and $5 ", 2000)
+	got := Check(claim, source)
+	if len(got) != maxClaimQuantities {
+		t.Fatalf("Check gave %d findings, want the first %d claim quantities", len(got), maxClaimQuantities)
+	}
+	for _, f := range got {
+		if f.Outcome != Agrees {
+			t.Fatalf("finding %+v, want agreement", f)
+		}
+	}
+	// A figure that the source gives only after its first 2,000
+	// quantities is not seen.
+	late := strings.Repeat("7 ", maxSourceQuantities) + "99 cats"
+	if got := Check("99 cats", late); len(got) != 1 || got[0].Outcome == Agrees {
+		t.Errorf("Check found a figure past the source limit: %+v", got)
+	}
+}
