@@ -51,9 +51,14 @@ func scan(text string, yield func(Quantity) bool) {
 	bufp := tokenPool.Get().(*[]token)
 	s := scanner{text: text, toks: tokenize(text, (*bufp)[:0])}
 	s.each(func(q Quantity, _, _ int) bool { return yield(q) })
-	*bufp = s.toks[:0]
-	tokenPool.Put(bufp)
+	if cap(s.toks) <= maxPooledTokens {
+		*bufp = s.toks[:0]
+		tokenPool.Put(bufp)
+	}
 }
+
+// maxPooledTokens keeps the buffers of very long texts out of the pool.
+const maxPooledTokens = 1 << 14
 
 // each calls yield with each quantity and the tokens [ts, te) it spans.
 func (s *scanner) each(yield func(q Quantity, ts, te int) bool) {
@@ -192,8 +197,8 @@ func (s *scanner) signable(i int) bool {
 	return prev.kind == tSym && prev.text != "-" && prev.text != "." && prev.text != ","
 }
 
-// currencyAt returns the currency code written at token i ("$", "€",
-// "USD"), or "".
+// currencyAt returns the currency code of the symbol at token i ("$" ->
+// "USD", "€" -> "EUR"), or "".
 func (s *scanner) currencyAt(i int) string {
 	t, ok := s.tok(i)
 	if !ok {
