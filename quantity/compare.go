@@ -20,6 +20,11 @@ const (
 	// contextWindow is how many content words on each side of a quantity
 	// describe what it counts.
 	contextWindow = 8
+	// maxClaimQuantities and maxSourceQuantities bound the work of one
+	// Check: a claim is one sentence and a passage a few paragraphs, so
+	// quantities beyond these are not compared.
+	maxClaimQuantities  = 32
+	maxSourceQuantities = 2000
 )
 
 // Outcome is how one claim quantity fares against a source.
@@ -102,53 +107,63 @@ func Compare(claim, source string) evidence.NumCheck {
 }
 
 // Check compares each quantity of claim with the quantities of source and
-// returns one Finding per claim quantity, in order.
+// returns one Finding per claim quantity, in order. Only the first 32
+// quantities of the claim and the first 2,000 of the source are compared.
 //
 // Candidates. A claim quantity is compared only with source quantities of
-// a compatible kind and unit: counts with counts ("" and "people"),
-// percentages with percentages ("%" and "pp" apart), money in the same
-// currency, measures of one dimension after conversion (km with m, t with
-// kg; °C and °F are not converted, bare "degrees" match either), years and
-// dates with each other, ordinals with ordinals.
+// a compatible kind and unit: counts with counts ("" and "people"), ranks
+// with counts ("ranked 15", "15th"), percentages with percentages ("%"
+// and "pp" apart), money in the same currency, measures of one dimension
+// after conversion (km with m, t with kg; °C and °F are not converted,
+// bare "degrees" match either), years and dates with each other.
 //
 // Agreement. Both figures are read as intervals. The claim's exact figure
-// v accepts a source figure b when |v-b| <= max(2% of |b|, one unit),
-// where one unit is the claim's Step, one unit in the last place the
-// claim wrote ("196" -> 1, "1.1" -> 0.1, "$50B" -> $1B, "9k" -> 1000),
-// counted only when the claim writes at least two significant places (the
-// figure is at least ten Steps): so "196 countries" agrees with 195 and
-// "30%" with 31%, but "3 Oscars" does not agree with 4. A hedged "about"
-// figure widens 2% to [ApproxTolerance]. A bound ("more than", "under")
-// accepts figures on its side, inclusive and without tolerance; a range
-// accepts figures inside it. Source bounds and ranges are intervals too:
-// a claim agrees when the source's interval lies within the claim's, and
-// conflicts when the two do not meet; otherwise it is Unsettled. Years and
-// dates are compared as spans of days with no tolerance: a year agrees
+// v accepts a source figure b when |v-b| <= max(2% of |b|, ½ unit, 1 unit
+// if the claim writes at least two significant places). One unit is the
+// claim's Step, one unit in the last place the claim wrote ("196" -> 1,
+// "1.1" -> 0.1, "$50B" -> $1B, "9k" -> 1000, "3 million" -> 1 million).
+// Half a unit is what rounding hides, so "3 million" agrees with 3.1
+// million but not 3.6 million. The seed's full "±1 unit" counts only when
+// the figure is at least ten units, so that one unit is at most a tenth of
+// it: "196 countries" agrees with 195, "30%" with 31% and "1.1°C" with
+// 1.2°C, but "3 Oscars" does not agree with 4. A hedged "about" figure
+// widens 2% to [ApproxTolerance]. A bound ("more than", "under") accepts
+// figures on its side without tolerance, excluding its own figure when
+// strict ("more than 9,000" is not met by 9,000, "at least 9,000" is); a
+// range accepts figures inside it. Source bounds and ranges are intervals
+// too: a claim agrees when the source's interval lies within the claim's,
+// and conflicts when the two do not meet; otherwise it is Unsettled. Years
+// and dates are compared as spans of days with no tolerance: a year agrees
 // only with the same year (or a date in it), a day with the same day, a
-// month with a day in that month; "circa" widens a year by one each side.
-// Ordinals must be equal.
+// month with a day in that month; "circa" widens a year by one each side;
+// "before" and "after" a year or date are strict bounds. Ranks have no
+// tolerance.
 //
 // Choice among candidates. Long passages hold unrelated figures, so each
 // candidate is scored by the content words (stop words left out, plurals
 // folded) it shares with the claim quantity within eight words on either
-// side. Only the best-scoring candidates are considered; if any agrees the
-// claim quantity agrees. A conflict is reported only when every one of them
-// conflicts and either they share context with the claim quantity or the
-// source offers exactly one candidate; when several candidates share
-// nothing with the claim and none agrees, the outcome is Unsettled.
+// side, stopping at a neighbouring quantity. A point or range agrees when
+// any candidate agrees (a figure that matches is itself evidence that it
+// is the one meant). A bound agrees only when one of the best-scoring
+// candidates meets it, or a candidate within 25% of the bound does ("more
+// than $33 million" and "$33.2 million"), since unrelated figures meet
+// bounds easily. Otherwise only the best-scoring candidates count: a
+// conflict is reported when every one of them conflicts and either they
+// share context with the claim quantity or the source offers exactly one
+// candidate, and the nearest conflicting figure is reported. When several
+// candidates share nothing with the claim, the outcome is Unsettled.
 func Check(claim, source string) []Finding {
-	cl := analyse(claim)
+	cl := analyse(claim, maxClaimQuantities)
 	if len(cl.found) == 0 {
 		return nil
 	}
-	src := analyse(source)
+	src := analyse(source, maxSourceQuantities)
 	out := make([]Finding, 0, len(cl.found))
 	srcCtx := make([][]string, len(src.found))
+	var cands []candidate
 	for i, c := range cl.found {
 		cctx := cl.context(i)
-		f := Finding{Claim: c.q}
-		var best []int
-		bestScore := -1
+		cands = cands[:0]
 		for j, s := range src.found {
 			if !compatible(c.q, s.q) {
 				continue
@@ -156,51 +171,78 @@ func Check(claim, source string) []Finding {
 			if srcCtx[j] == nil {
 				srcCtx[j] = src.context(j)
 			}
-			sc := shared(cctx, srcCtx[j])
-			switch {
-			case sc > bestScore:
-				bestScore = sc
-				best = append(best[:0], j)
-			case sc == bestScore:
-				best = append(best, j)
-			}
+			cands = append(cands, candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q)})
 		}
-		if len(best) == 0 {
-			out = append(out, f)
-			continue
-		}
-		f.Outcome = Conflicts
-		pick := -1
-		for _, j := range best {
-			switch relate(c.q, src.found[j].q) {
-			case Agrees:
-				f.Outcome, pick = Agrees, j
-			case Unsettled:
-				if f.Outcome == Conflicts {
-					f.Outcome, pick = Unsettled, j
-				}
-			}
-			if f.Outcome == Agrees {
-				break
-			}
-		}
-		if f.Outcome == Conflicts && bestScore == 0 && len(best) > 1 {
-			f.Outcome = Unsettled
-		}
-		if pick < 0 {
-			// All conflict: report the nearest figure.
-			pick = best[0]
-			for _, j := range best[1:] {
-				if relErr(c.q, src.found[j].q) < relErr(c.q, src.found[pick].q) {
-					pick = j
-				}
-			}
-		}
-		f.Source = src.found[pick].q
-		f.RelErr = relErr(c.q, f.Source)
-		out = append(out, f)
+		out = append(out, judge(c.q, cands))
 	}
 	return out
+}
+
+// candidate is a compatible source quantity, the context words it shares
+// with the claim quantity, and how it relates to it.
+type candidate struct {
+	q       Quantity
+	score   int
+	outcome Outcome
+}
+
+// nearBound is how close to a bound an unrelated-looking figure must lie
+// to be taken as the figure the bound speaks of: within 25%.
+const nearBound = 0.25
+
+// near reports whether source figure s lies within nearBound of the
+// claim's bound c.
+func near(c, s Quantity) bool {
+	if c.Kind == Year || c.Kind == Date || s.Kind == Year || s.Kind == Date {
+		return false
+	}
+	return relErr(s, c) <= nearBound
+}
+
+// judge chooses among the candidates for claim quantity c; see [Check].
+func judge(c Quantity, cands []candidate) Finding {
+	f := Finding{Claim: c}
+	if len(cands) == 0 {
+		return f
+	}
+	best := 0
+	for _, k := range cands {
+		best = max(best, k.score)
+	}
+	// A point or range that some candidate matches agrees; a bound needs
+	// the match among the best-placed candidates, since bounds are easily
+	// met by unrelated figures.
+	pick := -1
+	for j, k := range cands {
+		if k.outcome != Agrees || (c.Bound == AtLeast || c.Bound == AtMost) && k.score < best && !near(c, k.q) {
+			continue
+		}
+		if pick < 0 || k.score > cands[pick].score {
+			pick = j
+		}
+	}
+	if pick >= 0 {
+		f.Outcome = Agrees
+	} else {
+		f.Outcome = Conflicts
+		for j, k := range cands {
+			if k.score < best {
+				continue
+			}
+			switch {
+			case k.outcome == Unsettled && f.Outcome == Conflicts:
+				f.Outcome, pick = Unsettled, j
+			case f.Outcome == Conflicts && (pick < 0 || relErr(c, k.q) < relErr(c, cands[pick].q)):
+				pick = j // report the nearest conflicting figure
+			}
+		}
+		if f.Outcome == Conflicts && best == 0 && len(cands) > 1 {
+			f.Outcome = Unsettled
+		}
+	}
+	f.Source = cands[pick].q
+	f.RelErr = relErr(c, f.Source)
+	return f
 }
 
 // found is a quantity with the tokens it spans.
@@ -216,7 +258,8 @@ type analysis struct {
 	inQty []bool
 }
 
-func analyse(text string) analysis {
+// analyse tokenizes text and finds its first limit quantities.
+func analyse(text string, limit int) analysis {
 	if len(text) > maxTextBytes {
 		text = text[:maxTextBytes]
 	}
@@ -227,42 +270,81 @@ func analyse(text string) analysis {
 		for k := ts; k < te; k++ {
 			a.inQty[k] = true
 		}
-		return true
+		return len(a.found) < limit
 	})
 	return a
 }
 
-// context returns the folded content words within contextWindow words of
-// quantity i.
+// context returns the folded content words that describe quantity i: the
+// nouns of its own unit ("residents", "metres") and up to contextWindow
+// words on each side within its clause. A side stops at a neighbouring
+// quantity, at the end of a sentence or a ";", and at a word that joins
+// clauses ("and", "but", "while", "whereas"), so that in "$36 million in
+// North America and $40 million worldwide" the second figure's context is
+// "worldwide".
 func (a analysis) context(i int) []string {
 	f := a.found[i]
-	ctx := make([]string, 0, 2*contextWindow)
-	add := func(k int) bool {
-		t := a.toks[k]
-		if t.kind != tWord || a.inQty[k] {
-			return false
-		}
-		w := fold(t.text)
-		if stopwords[w] || len(w) < 2 {
-			return false
-		}
-		ctx = append(ctx, w)
-		return true
-	}
-	for k, n := f.ts-1, 0; k >= 0 && n < contextWindow; k-- {
-		if add(k) {
-			n++
+	ctx := make([]string, 0, 2*contextWindow+2)
+	add := func(k int) {
+		if w, ok := a.content(k); ok {
+			ctx = append(ctx, w)
 		}
 	}
-	for k, n := f.te, 0; k < len(a.toks) && n < contextWindow; k++ {
-		if add(k) {
-			n++
+	for k := f.ts; k < f.te; k++ {
+		if t := a.toks[k]; t.kind == tWord && !spanWord(t.text) {
+			add(k)
 		}
 	}
-	if ctx == nil {
-		ctx = []string{}
+	before := len(ctx)
+	for k := f.ts - 1; k >= 0 && len(ctx)-before < contextWindow && !a.boundary(k); k-- {
+		add(k)
+	}
+	after := len(ctx)
+	for k := f.te; k < len(a.toks) && len(ctx)-after < contextWindow && !a.boundary(k); k++ {
+		add(k)
 	}
 	return ctx
+}
+
+// content returns the folded word at token k when it is a content word.
+func (a analysis) content(k int) (string, bool) {
+	t := a.toks[k]
+	if t.kind != tWord {
+		return "", false
+	}
+	w := fold(t.text)
+	if stopwords[w] || len(w) < 2 {
+		return "", false
+	}
+	return w, true
+}
+
+// boundary reports whether token k ends a context window.
+func (a analysis) boundary(k int) bool {
+	t := a.toks[k]
+	if a.inQty[k] {
+		return true
+	}
+	switch t.kind {
+	case tSym:
+		return t.text == ";" || ((t.text == "." || t.text == "!" || t.text == "?") && (k+1 == len(a.toks) || a.toks[k+1].space))
+	case tWord:
+		return clauseWords[strings.ToLower(t.text)]
+	}
+	return false
+}
+
+var clauseWords = map[string]bool{"and": true, "but": true, "while": true, "whereas": true, "whilst": true}
+
+// spanWord reports whether a word inside a quantity's span is part of the
+// figure (a spelled number, a scale, a hedge) rather than its unit.
+func spanWord(w string) bool {
+	lw := strings.ToLower(w)
+	_, one := ones[lw]
+	_, ten := tens[lw]
+	_, scale := scaleWords[lw]
+	_, month := months[lw]
+	return one || ten || scale || month || hedgeWords[lw] || lw == "hundred" || lw == "dozen" || lw == "half"
 }
 
 // fold lower-cases a word and folds a plural ending: "satellites" ->
@@ -308,9 +390,7 @@ func dimension(q Quantity) (string, float64) {
 	switch q.Kind {
 	case Year, Date:
 		return "time", 1
-	case Ordinal:
-		return "ordinal", 1
-	case Number:
+	case Number, Ordinal:
 		return "count", 1
 	case Money:
 		return "money:" + q.Unit, 1
@@ -354,11 +434,9 @@ func (a interval) meets(b interval) bool  { return a.lo <= b.hi && b.lo <= a.hi 
 func relate(c, s Quantity) Outcome {
 	var ci, si interval
 	switch {
-	case c.Kind == Ordinal:
-		if c.Value == s.Value {
-			return Agrees
-		}
-		return Conflicts
+	case c.Kind == Ordinal || s.Kind == Ordinal:
+		// A rank has no tolerance: "ranked 15" is "15th", not 16th.
+		ci, si = span(c, c.Value, c.High, 0), span(s, s.Value, s.High, 0)
 	case c.Kind == Year || c.Kind == Date:
 		ci, si = days(c), days(s)
 	default:
@@ -384,7 +462,9 @@ func figures(c, s Quantity) (interval, interval) {
 	if c.Bound == Approx || s.Bound == Approx {
 		rel = ApproxTolerance
 	}
-	tol := rel * math.Abs(sv)
+	// ±2%; ±½ unit, the rounding of the claim's last written place;
+	// ±1 unit when that is at most a tenth of the figure.
+	tol := math.Max(rel*math.Abs(sv), step/2)
 	if step > 0 && math.Abs(cv) >= 10*step*(1-1e-9) {
 		tol = math.Max(tol, step)
 	}
@@ -395,16 +475,23 @@ func figures(c, s Quantity) (interval, interval) {
 	if s.Bound == Approx && c.Bound != Exact && c.Bound != Approx {
 		w = ApproxTolerance * math.Abs(sv)
 	}
-	return span(c.Bound, cv, ch, tol), span(s.Bound, sv, sh, w)
+	return span(c, cv, ch, tol), span(s, sv, sh, w)
 }
 
-// span is the interval of values a figure v (high end h) with bound b
-// admits, widened by tol on its closed ends; bounds are not widened.
-func span(b Bound, v, h, tol float64) interval {
-	switch b {
+// span is the interval of values q admits, its figure and high end being v
+// and h (in base units), widened by tol on its closed ends; bounds are not
+// widened, and a strict bound excludes its figure.
+func span(q Quantity, v, h, tol float64) interval {
+	switch q.Bound {
 	case AtLeast:
+		if q.Strict {
+			v = math.Nextafter(v, math.Inf(1))
+		}
 		return interval{v, math.Inf(1)}
 	case AtMost:
+		if q.Strict {
+			v = math.Nextafter(v, math.Inf(-1))
+		}
 		return interval{math.Inf(-1), v}
 	case Between:
 		return interval{v - tol, h + tol}
@@ -434,5 +521,12 @@ func days(q Quantity) interval {
 		}
 	}
 	const day = 24 * 60 * 60
-	return interval{float64(lo.Unix() / day), float64(hi.Unix() / day)}
+	iv := interval{float64(lo.Unix() / day), float64(hi.Unix() / day)}
+	switch q.Bound {
+	case AtLeast: // "after 2016": from 1 January 2017
+		return interval{iv.hi + 1, math.Inf(1)}
+	case AtMost: // "before 2016": to 31 December 2015
+		return interval{math.Inf(-1), iv.lo - 1}
+	}
+	return iv
 }

@@ -2,22 +2,34 @@ package quantity
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/verity-fc/verity/evidence"
 )
 
+// longPassage holds many figures, most of them unrelated to any one claim.
+const longPassage = "The city of Northport was founded in 1850 and had 900,000 residents in 1950. " +
+	"Today the city has 3.1 million residents, 45 parks and 12 museums. The main bridge, opened in 1932, " +
+	"is 1,200 metres long and carries 80,000 vehicles a day. The port handled 42 million tonnes of cargo " +
+	"in 2022, up 4% on the year before, and employs 15,000 people. Average rainfall is 800 mm a year."
+
 func TestCompare(t *testing.T) {
 	ok := evidence.NumCheck{Applicable: true, OK: true}
 	na := evidence.NumCheck{}
-	bad := func(claim, source string) evidence.NumCheck {
-		return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: claim, Source: source}}}
+	bad := func(pairs ...string) evidence.NumCheck {
+		nc := evidence.NumCheck{Applicable: true}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			nc.Mismatches = append(nc.Mismatches, evidence.Mismatch{Claim: pairs[i], Source: pairs[i+1]})
+		}
+		return nc
 	}
 	tests := []struct {
 		name, claim, source string
 		want                evidence.NumCheck
 	}{
+		// The cases the seed and the design name.
 		{"seed: exceeded 9,000 vs 9,210 satellites",
 			"The official number of active spacecraft orbiting Earth, as of the beginning of 2024, exceeded 9,000.",
 			"Our database recorded 9,210 operational satellites as of January 1, 2024, confirming the growth trend.", ok},
@@ -25,10 +37,75 @@ func TestCompare(t *testing.T) {
 		{"celsius spelled vs symbol", "Warming has reached 1.1 degrees Celsius.", "Warming has reached 1.1°C above pre-industrial levels.", ok},
 		{"about 31% within one unit of 30%", "Coal causes 30% of global emissions.", "Coal causes about 31% of global emissions.", ok},
 		{"year off by one", "The Paris Agreement was adopted in 2015.", "The Paris Agreement was adopted in 2016.", bad("2015", "2016")},
-		{"196 vs 195 countries within one unit", "196 countries signed the agreement.", "195 countries signed the agreement.", ok},
+		{"196 vs 195 countries", "196 countries signed the agreement.", "195 countries signed the agreement.", ok},
 		{"under 5% vs 7%", "Unemployment is under 5%.", "Unemployment is 7%.", bad("under 5%", "7%")},
+
+		// Applicability.
 		{"no quantity in claim", "The sky is blue.", "The sky was 12% bluer.", na},
 		{"no comparable quantity in source", "Revenue was $5 billion.", "Revenue grew 12% in 2020.", na},
+		{"different currencies are not compared", "It cost $30 billion.", "It cost €30 billion.", na},
+		{"celsius and fahrenheit are not converted", "It reached 40°C.", "It reached 104°F.", na},
+		{"empty source", "It reached 40°C.", "", na},
+
+		// Tolerances.
+		{"exact 30% vs 31% within one unit", "Turnout was 30%.", "Turnout was 31%.", ok},
+		{"small counts have no unit tolerance", "The film won 3 Oscars.", "The film won 4 Oscars.", bad("3", "4")},
+		{"one tenth of a degree", "Warming reached 1.1°C.", "Warming reached 1.2°C.", ok},
+		{"two tenths of a degree", "Warming reached 1.1°C.", "Warming reached 1.3°C.", bad("1.1°C", "1.3°C")},
+		{"rounded millions", "The city has 3 million residents.", "The city has 3.1 million residents.", ok},
+		{"rounded millions too far", "The city has 3 million residents.", "The city has 3.6 million residents.", bad("3 million residents", "3.6 million residents")},
+		{"within 2%", "Sales reached 10,150 units.", "Sales reached 10,000 units.", ok},
+		{"beyond 2%", "Sales reached 10,300 units.", "Sales reached 10,000 units.", bad("10,300", "10,000")},
+		{"about widens to 10%", "The town has about 1,000 residents.", "The town has 1,080 residents.", ok},
+		{"about is not anything", "The town has about 1,000 residents.", "The town has 1,200 residents.", bad("about 1,000 residents", "1,200 residents")},
+
+		// Units.
+		{"km vs metres", "The tunnel is 5 km long.", "The tunnel is 5,000 metres long.", ok},
+		{"km vs metres mismatch", "The tunnel is 5 km long.", "The tunnel is 6,000 m long.", bad("5 km", "6,000 m")},
+		{"kg vs tonnes", "The load weighs 2,000 kg.", "The load weighs 2 tonnes.", ok},
+		{"months vs years", "The project took 18 months.", "The project took 1.5 years.", ok},
+		{"bare degrees vs celsius", "Warming reached 1.1 degrees.", "Warming reached 1.1°C.", ok},
+		{"people vs plain count", "About 8 billion people live on Earth.", "Earth's population passed 8 billion in 2022.", ok},
+
+		// Bounds and ranges.
+		{"bound vs bound overlapping is unsettled", "The channel has more than 25 million subscribers.", "The channel has over 20 million subscribers.", na},
+		{"bound vs bound disjoint", "The channel has less than 25 million subscribers.", "The channel has more than 26 million subscribers.", bad("less than 25 million", "more than 26 million")},
+		{"bound inside bound", "The channel has more than 25 million subscribers.", "The channel has more than 26 million subscribers.", ok},
+		{"strict bound excludes its figure", "The film's rating was less than 74% on Rotten Tomatoes.", "The film has a rating of 74% on Rotten Tomatoes.", bad("less than 74%", "74%")},
+		{"inclusive bound", "They recorded at least 9,000 satellites.", "They recorded 9,000 satellites.", ok},
+		{"claim range contains figure", "Costs rose between 10 and 20 percent.", "Costs rose 15%.", ok},
+		{"claim range misses figure", "Costs rose between 10 and 20 percent.", "Costs rose 25%.", bad("between 10 and 20 percent", "25%")},
+		{"figure vs source range is unsettled", "Costs rose 15%.", "Costs rose 10-20%.", na},
+		{"exact claim vs source bound it misses", "The channel has 20 million subscribers.", "The channel has more than 26 million subscribers.", bad("20 million", "more than 26 million")},
+
+		// Years and dates.
+		{"year vs date in it", "Satellites numbered 9,000 in 2024.", "On January 1, 2024 satellites numbered 9,000.", ok},
+		{"same day two spellings", "The treaty was signed on 15 March 2023.", "The treaty was signed 2023-03-15.", ok},
+		{"different day", "The treaty was signed on 15 March 2023.", "The treaty was signed on March 16, 2023.", bad("15 March 2023", "March 16, 2023")},
+		{"month vs day in it", "The treaty was signed in March 2023.", "The treaty was signed on 15 March 2023.", ok},
+		{"day vs month is unsettled", "The treaty was signed on 15 March 2023.", "The treaty was signed in March 2023.", na},
+		{"decade vs year", "The tower was built in the 1990s.", "The tower was built in 1995.", ok},
+		{"before year", "The album was released before 2016.", "The album was released in 2015.", ok},
+		{"before year excludes it", "The album was released before 2016.", "The album was released in 2016.", bad("before 2016", "2016")},
+		{"after date", "The film premiered after July 11, 1987.", "The film premiered on July 13, 1987.", ok},
+
+		// Ranks.
+		{"ordinal mismatch", "It is the 42nd most subscribed channel.", "It is the 43rd most subscribed channel.", bad("42nd", "43rd")},
+		{"rank as count vs ordinal", "The video is ranked 15 on the site.", "It is the site's 15th most-watched video.", ok},
+		{"rank with bound", "The game has less than 5 seasons.", "The game is on its 4th season.", ok},
+
+		// Choosing among candidates.
+		{"long passage: matching figure", "The main bridge is 1,200 metres long.", longPassage, ok},
+		{"long passage: rounded figure", "Northport has 3 million residents.", longPassage, ok},
+		{"long passage: wrong figure picks the related one", "Northport has 5 million residents.", longPassage, bad("5 million residents", "3.1 million residents")},
+		{"long passage: unrelated figures do not conflict", "The mayor owns 7 cats.", longPassage, na},
+		{"any matching figure agrees", "The film grossed $10.1 million, while Spectre made $12.8 million.",
+			"The film grossed $10.1 million in its opening weekend, behind Spectre ($12.8 million).", ok},
+		{"neighbouring clauses keep their figures", "It grossed over $36 million in North America and more than $40 million globally.",
+			"It has grossed $38.2 million in North America and $2.6 million elsewhere, for a worldwide total of $40.8 million.", ok},
+		{"one mismatch among agreements", "It grossed $38.2 million in North America and $50 million worldwide.",
+			"It has grossed $38.2 million in North America and $2.6 million elsewhere, for a worldwide total of $40.8 million.",
+			bad("$50 million", "$40.8 million")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,19 +116,116 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+func TestCheck(t *testing.T) {
+	got := Check("Revenue reached $50B and profit $3 billion in 2023.", "Revenue reached $30 billion and profit $3.0bn in 2023.")
+	type row struct {
+		Claim, Source string
+		Outcome       Outcome
+		RelErr        float64
+	}
+	var rows []row
+	for _, f := range got {
+		rows = append(rows, row{f.Claim.Text, f.Source.Text, f.Outcome, math.Round(f.RelErr*1000) / 1000})
+	}
+	want := []row{
+		{"$50B", "$30 billion", Conflicts, 0.667},
+		{"$3 billion", "$3.0bn", Agrees, 0},
+		{"2023", "2023", Agrees, 0},
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("Check mismatch (-want +got):\n%s", diff)
+	}
+	if got := Check("no figures here", "42 of them"); got != nil {
+		t.Errorf("Check with no claim quantity = %v, want nil", got)
+	}
+	f := Check("The tunnel is 5 km long.", "The pool is 25 metres deep and the diving board stands 3 m high.")
+	if len(f) != 1 || f[0].Outcome != Unsettled {
+		t.Errorf("Check with two unrelated candidates = %+v, want one Unsettled finding", f)
+	}
+}
+
 func TestRelativeError(t *testing.T) {
 	tests := []struct {
+		name       string
 		a, b, want float64
 	}{
-		{50, 30, 2.0 / 3},
-		{30, 30, 0},
-		{0, 0, 0},
-		{1, 0, math.Inf(1)},
-		{-5, -10, 0.5},
+		{"seed critical", 50, 30, 2.0 / 3},
+		{"equal", 30, 30, 0},
+		{"both zero", 0, 0, 0},
+		{"zero reference", 1, 0, math.Inf(1)},
+		{"negative", -5, -10, 0.5},
 	}
 	for _, tt := range tests {
-		if got := RelativeError(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 && !(math.IsInf(got, 1) && math.IsInf(tt.want, 1)) {
-			t.Errorf("RelativeError(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			got := RelativeError(tt.a, tt.b)
+			if got != tt.want && math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("RelativeError(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBase(t *testing.T) {
+	tests := []struct {
+		in       string
+		wantV    float64
+		wantUnit string
+	}{
+		{"5 km", 5000, "m"},
+		{"3 Gt", 3e12, "kg"},
+		{"18 months", 547.875, "day"},
+		{"12%", 12, "%"},
+		{"$5", 5, "USD"},
+		{"40°C", 40, "°C"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			qs := Extract(tt.in)
+			if len(qs) != 1 {
+				t.Fatalf("Extract(%q) = %v, want one quantity", tt.in, qs)
+			}
+			v, u := qs[0].Base()
+			if math.Abs(v-tt.wantV) > 1e-9*math.Abs(tt.wantV) || u != tt.wantUnit {
+				t.Errorf("Base() = %v %q, want %v %q", v, u, tt.wantV, tt.wantUnit)
+			}
+		})
+	}
+}
+
+func TestEnumNames(t *testing.T) {
+	var names []string
+	for _, k := range []Kind{Number, Percent, Money, Measure, Year, Date, Ordinal, Kind(99)} {
+		names = append(names, k.String())
+	}
+	for _, b := range []Bound{Exact, AtLeast, AtMost, Approx, Between, Bound(99)} {
+		names = append(names, b.String())
+	}
+	for _, o := range []Outcome{NotCompared, Agrees, Conflicts, Unsettled} {
+		names = append(names, o.String())
+	}
+	want := "number percent money measure year date ordinal kind(99) exact at_least at_most approx between bound(99) " +
+		"not_compared agrees conflicts unsettled"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("names = %q, want %q", got, want)
+	}
+}
+
+func TestCheckBoundsWork(t *testing.T) {
+	claim := strings.Repeat("12 cats, ", 40)
+	source := strings.Repeat("12 cats and 1990 dogs and $5 ", 2000)
+	got := Check(claim, source)
+	if len(got) != maxClaimQuantities {
+		t.Fatalf("Check gave %d findings, want the first %d claim quantities", len(got), maxClaimQuantities)
+	}
+	for _, f := range got {
+		if f.Outcome != Agrees {
+			t.Fatalf("finding %+v, want agreement", f)
 		}
+	}
+	// A figure that the source gives only after its first 2,000
+	// quantities is not seen.
+	late := strings.Repeat("7 ", maxSourceQuantities) + "99 cats"
+	if got := Check("99 cats", late); len(got) != 1 || got[0].Outcome == Agrees {
+		t.Errorf("Check found a figure past the source limit: %+v", got)
 	}
 }

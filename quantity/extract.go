@@ -51,9 +51,14 @@ func scan(text string, yield func(Quantity) bool) {
 	bufp := tokenPool.Get().(*[]token)
 	s := scanner{text: text, toks: tokenize(text, (*bufp)[:0])}
 	s.each(func(q Quantity, _, _ int) bool { return yield(q) })
-	*bufp = s.toks[:0]
-	tokenPool.Put(bufp)
+	if cap(s.toks) <= maxPooledTokens {
+		*bufp = s.toks[:0]
+		tokenPool.Put(bufp)
+	}
 }
+
+// maxPooledTokens keeps the buffers of very long texts out of the pool.
+const maxPooledTokens = 1 << 14
 
 // each calls yield with each quantity and the tokens [ts, te) it spans.
 func (s *scanner) each(yield func(q Quantity, ts, te int) bool) {
@@ -152,7 +157,10 @@ func (s *scanner) at(i int) (Quantity, int, bool) {
 	case tNum:
 		return s.number(i)
 	case tWord:
-		if _, ok := months[strings.ToLower(t.text)]; ok && isUpper(t.text[0]) {
+		if _, ok := foldLookup(startWords, t.text); !ok {
+			return Quantity{}, i + 1, false // most words: one lookup
+		}
+		if _, ok := foldLookup(months, t.text); ok && isUpper(t.text[0]) {
 			if q, next, ok := s.monthFirstDate(i); ok || next > i+1 {
 				return q, next, ok
 			}
@@ -189,8 +197,8 @@ func (s *scanner) signable(i int) bool {
 	return prev.kind == tSym && prev.text != "-" && prev.text != "." && prev.text != ","
 }
 
-// currencyAt returns the currency code written at token i ("$", "€",
-// "USD"), or "".
+// currencyAt returns the currency code of the symbol at token i ("$" ->
+// "USD", "€" -> "EUR"), or "".
 func (s *scanner) currencyAt(i int) string {
 	t, ok := s.tok(i)
 	if !ok {
@@ -271,7 +279,10 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	if first.skip {
 		return Quantity{}, first.next, false
 	}
-	bound, start := s.hedgeBefore(i)
+	if p == i && s.namePart(p, first) {
+		return Quantity{}, first.next, false
+	}
+	bound, start, strict := s.hedgeBefore(i)
 	q := Quantity{Value: sign * first.value, Step: first.step, Unit: first.unit, Kind: first.kind}
 	end := first.next
 	if first.bound != Exact && bound == Exact {
@@ -299,15 +310,18 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 		q.Value *= first.era
 	case q.Kind == Number && q.Unit == "" && currency == "" && bound != Between && s.yearLike(first, sign, bound, start, i):
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 1, YearPrecision
-		bound = Exact
+		bound, strict = Exact, false
 		if s.isWord(start, "circa", "c", "ca") {
 			bound = Approx
+		} else if b, n := s.yearBound(i); n > 0 {
+			bound, start, strict = b, i-n, true
 		}
 	}
 	if bound != Between {
 		q.High = q.Value
 	}
 	q.Bound, q.Approx = bound, bound != Exact
+	q.Strict = strict && (bound == AtLeast || bound == AtMost)
 	return s.finish(q, start, end), end, true
 }
 
@@ -322,6 +336,60 @@ func (s *scanner) yearLike(f part, sign float64, bound Bound, start, i int) bool
 		return true
 	}
 	return start < i && s.isWord(start, "circa", "c", "ca")
+}
+
+// namePart reports whether the bare figure at p belongs to a name:
+// "Xbox 360", "Billboard 200", "Call of Duty 2", "PlayStation 3", "Week
+// 2". The word before it is capitalised but does not open a sentence, is
+// not a month, a hedge, a currency or a function word, and the figure has
+// no unit or scale and is not a year ("London 2012" keeps its year).
+func (s *scanner) namePart(p int, f part) bool {
+	if f.unitted || f.scaled || f.ordinal || f.decade || f.kind != Number {
+		return false
+	}
+	if f.plain && f.digits == 4 && f.v >= 1000 && f.v <= 2100 {
+		return false
+	}
+	prev, ok := s.tok(p - 1)
+	if !ok || prev.kind != tWord || !isUpper(prev.text[0]) || !s.toks[p].space || prev.line {
+		return false
+	}
+	w := strings.ToLower(prev.text)
+	if _, month := months[w]; month || stopwords[w] || hedgeWords[w] {
+		return false
+	}
+	if _, code := symbolUnits[prev.text]; code {
+		return false
+	}
+	before, ok := s.tok(p - 2)
+	return ok && !(before.kind == tSym && (before.text == "." || before.text == "!" || before.text == "?"))
+}
+
+// yearBound reads "before", "after", "prior to", "earlier than" and
+// "later than" right before the year or date at i, and how many words
+// they take. These bounds are strict: "before 2016" ends on 31 December
+// 2015.
+func (s *scanner) yearBound(i int) (Bound, int) {
+	if i-1 < s.floor {
+		return Exact, 0
+	}
+	switch s.lower(i - 1) {
+	case "before":
+		return AtMost, 1
+	case "after":
+		return AtLeast, 1
+	case "to", "than":
+		if i-2 < s.floor {
+			return Exact, 0
+		}
+		switch s.lower(i-2) + " " + s.lower(i-1) {
+		case "prior to", "earlier than":
+			return AtMost, 2
+		case "later than":
+			return AtLeast, 2
+		}
+	}
+	return Exact, 0
 }
 
 // notQuantity reports whether the digits at p are an identifier, a code, a
@@ -451,6 +519,25 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
+// foldLookup looks w up in m ignoring ASCII case, without allocating for
+// words of up to 32 bytes.
+func foldLookup[V any](m map[string]V, w string) (V, bool) {
+	var buf [32]byte
+	if len(w) > len(buf) {
+		v, ok := m[strings.ToLower(w)]
+		return v, ok
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	v, ok := m[string(buf[:len(w)])]
+	return v, ok
+}
+
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // parseDigits reads "1,234.5": commas must group thousands, at most one
@@ -460,19 +547,24 @@ func parseDigits(s string) (figure, bool) {
 	intPart, frac := s, ""
 	if i := strings.IndexByte(s, '.'); i >= 0 {
 		intPart, frac = s[:i], s[i+1:]
-		if strings.IndexByte(frac, '.') >= 0 || strings.IndexByte(frac, ',') >= 0 {
+		if europeanGroups(s) {
+			// "30.000", "1.234.567": dots group thousands.
+			intPart, frac = strings.ReplaceAll(s, ".", ""), ""
+		} else if strings.IndexByte(frac, '.') >= 0 || strings.IndexByte(frac, ',') >= 0 {
 			return f, false // "1.2.3", "1.234,5"
 		}
 	}
-	if strings.IndexByte(intPart, ',') >= 0 {
-		groups := strings.Split(intPart, ",")
-		if len(groups[0]) == 0 || len(groups[0]) > 3 || groups[0][0] == '0' {
+	if c := strings.IndexByte(intPart, ','); c >= 0 && frac == "" && strings.Count(intPart, ",") == 1 && len(intPart)-c-1 <= 2 {
+		// "1,5 million": a decimal comma (a thousands comma is followed
+		// by three digits).
+		intPart, frac = intPart[:c], intPart[c+1:]
+		if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
 			return f, false
 		}
-		for _, g := range groups[1:] {
-			if len(g) != 3 {
-				return f, false // "1,5", "1,23,456"
-			}
+	}
+	if strings.IndexByte(intPart, ',') >= 0 {
+		if !thousands(intPart, ',') {
+			return f, false // "1,5,6", "1,23,456"
 		}
 		intPart = strings.ReplaceAll(intPart, ",", "")
 	} else {
@@ -490,6 +582,30 @@ func parseDigits(s string) (figure, bool) {
 	}
 	f.v, f.step, f.isInt = v, scale, frac == ""
 	return f, true
+}
+
+// europeanGroups reports whether s groups thousands with dots: either
+// several groups ("1.234.567") or the one group "000" ("30.000").
+func europeanGroups(s string) bool {
+	if strings.IndexByte(s, ',') >= 0 || !thousands(s, '.') {
+		return false
+	}
+	return strings.Count(s, ".") > 1 || strings.HasSuffix(s, ".000")
+}
+
+// thousands reports whether sep groups the digits of s in thousands: one
+// to three digits, no leading zero, then groups of exactly three.
+func thousands(s string, sep byte) bool {
+	first := strings.IndexByte(s, sep)
+	if first <= 0 || first > 3 || s[0] == '0' {
+		return false
+	}
+	for i := first; i < len(s); i += 4 {
+		if s[i] != sep || i+4 > len(s) || strings.IndexByte(s[i+1:i+4], sep) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // figureAt reads the figure at token p: digits, or spelled-out words.
@@ -577,19 +693,20 @@ func (s *scanner) spelled(p int) (figure, bool) {
 // with its unit, or a spelled fraction of a whole ("half of", "two-thirds
 // of", "a quarter of") as a percentage.
 func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
-	w := s.lower(i)
-	_, isOne := ones[w]
-	_, isTen := tens[w]
-	if !isOne && !isTen && w != "a" && w != "an" && w != "half" {
+	_, isOne := foldLookup(ones, s.toks[i].text)
+	_, isTen := foldLookup(tens, s.toks[i].text)
+	if !isOne && !isTen && !s.isWord(i, "a", "an", "half") {
 		return Quantity{}, i + 1, false
 	}
+	w := s.lower(i)
 	if frac, next, ok := s.fraction(i); ok {
-		bound, start := s.hedgeBefore(i)
+		bound, start, strict := s.hedgeBefore(i)
 		if bound == Exact {
 			bound = Approx
 		}
 		v := 100 * frac
-		q := Quantity{Value: v, High: v, Unit: "%", Kind: Percent, Bound: bound, Approx: true, Step: 1}
+		q := Quantity{Value: v, High: v, Unit: "%", Kind: Percent, Bound: bound, Approx: true, Step: 1,
+			Strict: strict && bound != Approx}
 		return s.finish(q, start, next), next, true
 	}
 	f, ok := s.spelled(i)
@@ -604,11 +721,12 @@ func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
 	if (w == "one" || w == "zero") && f.next == i+1 && !pt.unitted {
 		return Quantity{}, i + 1, false
 	}
-	bound, start := s.hedgeBefore(i)
+	bound, start, strict := s.hedgeBefore(i)
 	if pt.bound != Exact && bound == Exact {
-		bound = pt.bound
+		bound, strict = pt.bound, false
 	}
-	q := Quantity{Value: pt.value, High: pt.value, Step: pt.step, Unit: pt.unit, Kind: pt.kind, Bound: bound, Approx: bound != Exact}
+	q := Quantity{Value: pt.value, High: pt.value, Step: pt.step, Unit: pt.unit, Kind: pt.kind, Bound: bound, Approx: bound != Exact,
+		Strict: strict && (bound == AtLeast || bound == AtMost)}
 	return s.finish(q, start, pt.next), pt.next, true
 }
 
@@ -710,6 +828,9 @@ func (s *scanner) after(f figure, currency string) part {
 		if sc, ok := scaleWords[s.lower(k)]; ok && s.toks[k].kind == tWord {
 			mult, pt.scaled = sc, true
 			k++
+		} else if t, ok := s.tok(k); ok && currency != "" && !f.words && t.kind == tWord && (attachedScales[t.text] != 0 || currencyScales[t.text] != 0) {
+			mult, pt.scaled = attachedScales[t.text]+currencyScales[t.text], true // "$ 4.8 M"
+			k++
 		}
 	}
 	// "9,000+" and "9,000-plus".
@@ -766,19 +887,8 @@ func (s *scanner) unitAt(k int) (unitForm, int, bool) {
 	if k >= len(s.toks) || s.toks[k].kind == tNum {
 		return unitForm{}, k, false
 	}
-	var b strings.Builder
 	for n := min(maxUnitTokens, len(s.toks)-k); n >= 1; n-- {
-		key := s.toks[k].text
-		if n > 1 {
-			b.Reset()
-			for j := k; j < k+n; j++ {
-				if j > k && s.toks[j].space {
-					b.WriteByte(' ')
-				}
-				b.WriteString(s.toks[j].text)
-			}
-			key = b.String()
-		}
+		key := s.joined(k, k+n)
 		if f, ok := symbolUnits[key]; ok {
 			return f, k + n, true
 		}
@@ -791,25 +901,46 @@ func (s *scanner) unitAt(k int) (unitForm, int, bool) {
 	return unitForm{}, k, false
 }
 
+// joined returns tokens [from, to) as one string with a single space where
+// the text has any whitespace. It slices the text, without allocating,
+// when the text already has single spaces.
+func (s *scanner) joined(from, to int) string {
+	raw := s.text[s.toks[from].start:s.toks[to-1].end]
+	single := true
+	for j := from + 1; j < to && single; j++ {
+		gap := s.toks[j].start - s.toks[j-1].end
+		single = gap == 0 || (gap == 1 && s.text[s.toks[j-1].end] == ' ')
+	}
+	if single {
+		return raw
+	}
+	var b strings.Builder
+	for j := from; j < to; j++ {
+		if j > from && s.toks[j].space {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s.toks[j].text)
+	}
+	return b.String()
+}
+
 // hedgeBefore looks for a hedge that ends right before token i and returns
-// its bound and first token; with none it returns Exact and i.
-func (s *scanner) hedgeBefore(i int) (Bound, int) {
+// its bound and first token; with none it returns Exact and i. A strict
+// hedge ("more than", "under", ">") excludes its figure.
+func (s *scanner) hedgeBefore(i int) (Bound, int, bool) {
 	j := i - 1
 	if j >= s.floor && j >= 0 && s.toks[j].kind == tSym {
 		if b, ok := symbolHedges[s.toks[j].text]; ok {
-			if j-1 >= s.floor && s.isSym(j-1, ">", "<") && s.toks[j].text == "=" {
-				return b, j - 1
-			}
-			return b, j
+			return b, j, s.toks[j].text == ">" || s.toks[j].text == "<"
 		}
 		if s.toks[j].text == "=" && s.isSym(j-1, ">", "<") && j-1 >= s.floor {
-			return symbolHedges[s.toks[j-1].text+"="], j - 1
+			return symbolHedges[s.toks[j-1].text+"="], j - 1, false
 		}
 		// "c. 1969", "ca. 1500", "approx. 30".
 		if s.toks[j].text == "." && s.isWord(j-1, "c", "ca", "approx") && j-1 >= s.floor {
-			return Approx, j - 1
+			return Approx, j - 1, false
 		}
-		return Exact, i
+		return Exact, i, false
 	}
 	var words [maxHedgeWords]string
 	n := 0
@@ -833,10 +964,10 @@ func (s *scanner) hedgeBefore(i int) (Bound, int) {
 			if phrase == "c" {
 				continue // "c" alone is not "c."
 			}
-			return b, i - m
+			return b, i - m, strictHedges[phrase]
 		}
 	}
-	return Exact, i
+	return Exact, i, false
 }
 
 // rangeAfter reads the second end of a range after first: "10-20%",
@@ -1043,12 +1174,10 @@ func (s *scanner) date(y, m, d int, prec Precision, start, end int) (Quantity, b
 	if t.Day() != d {
 		return Quantity{}, false // February 30
 	}
-	bound, hs := s.hedgeBefore(start)
-	if bound != Approx {
-		bound, hs = Exact, start
-	}
+	bound, n := s.yearBound(start)
+	hs := start - n
 	q := Quantity{Value: float64(y), High: float64(y), Unit: "date", Kind: Date, Date: t, Precision: prec,
-		Bound: bound, Approx: bound != Exact}
+		Bound: bound, Approx: bound != Exact, Strict: n > 0}
 	return s.finish(q, hs, end), true
 }
 

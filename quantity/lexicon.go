@@ -1,5 +1,7 @@
 package quantity
 
+import "strings"
+
 // The word lists below are written by hand: no maintained Go library
 // extracts quantities with units, hedges and ranges from running English
 // text (dateparse and friends parse one whole string that is already known
@@ -36,7 +38,7 @@ var unitInfo = map[string]unitMeta{
 	"Wh": {"kWh", 0.001}, "kWh": {"kWh", 1}, "MWh": {"kWh", 1e3}, "GWh": {"kWh", 1e6}, "TWh": {"kWh", 1e9},
 	"W": {"W", 1}, "kW": {"W", 1e3}, "MW": {"W", 1e6}, "GW": {"W", 1e9}, "TW": {"W", 1e12},
 	// data
-	"KB": {"B", 1e3}, "MB": {"B", 1e6}, "GB": {"B", 1e9}, "TB": {"B", 1e12}, "PB": {"B", 1e15},
+	"KB": {"B", 1e3}, "MB": {"B", 1e6}, "GB": {"B", 1e9}, "TB": {"B", 1e12}, "PB": {"B", 1e15}, "EB": {"B", 1e18}, "ZB": {"B", 1e21},
 	// concentration
 	"ppm": {"ppm", 1}, "ppb": {"ppm", 0.001},
 }
@@ -78,7 +80,7 @@ var symbolUnits = map[string]unitForm{
 	"km/h": measure("km/h"), "kph": measure("km/h"), "mph": measure("mph"), "m/s": measure("m/s"),
 	"Wh": measure("Wh"), "kWh": measure("kWh"), "MWh": measure("MWh"), "GWh": measure("GWh"), "TWh": measure("TWh"),
 	"W": measure("W"), "kW": measure("kW"), "MW": measure("MW"), "GW": measure("GW"), "TW": measure("TW"),
-	"KB": measure("KB"), "kB": measure("KB"), "MB": measure("MB"), "GB": measure("GB"), "TB": measure("TB"), "PB": measure("PB"),
+	"KB": measure("KB"), "kB": measure("KB"), "MB": measure("MB"), "GB": measure("GB"), "TB": measure("TB"), "PB": measure("PB"), "EB": measure("EB"), "ZB": measure("ZB"),
 	"h": measure("hour"), "hr": measure("hour"), "hrs": measure("hour"), "min": measure("minute"),
 	"USD": money("USD"), "EUR": money("EUR"), "GBP": money("GBP"), "JPY": money("JPY"), "CNY": money("CNY"),
 	"INR": money("INR"), "AUD": money("AUD"), "CAD": money("CAD"), "CHF": money("CHF"),
@@ -116,7 +118,8 @@ var wordUnits = map[string]unitForm{
 	"megawatt-hours": measure("MWh"), "gigawatt hours": measure("GWh"), "gigawatt-hours": measure("GWh"),
 	"terawatt hours": measure("TWh"), "terawatt-hours": measure("TWh"),
 	"watts": measure("W"), "kilowatts": measure("kW"), "megawatts": measure("MW"), "gigawatts": measure("GW"),
-	"gigabytes": measure("GB"), "terabytes": measure("TB"), "megabytes": measure("MB"),
+	"kilobytes": measure("KB"), "megabytes": measure("MB"), "gigabytes": measure("GB"), "terabytes": measure("TB"),
+	"petabytes": measure("PB"), "exabytes": measure("EB"), "zettabytes": measure("ZB"),
 	"seconds": measure("second"), "second": measure("second"), "minutes": measure("minute"), "minute": measure("minute"),
 	"hours": measure("hour"), "hour": measure("hour"), "days": measure("day"), "day": measure("day"),
 	"weeks": measure("week"), "week": measure("week"), "months": measure("month"), "month": measure("month"),
@@ -182,10 +185,35 @@ var hedges = map[string]Bound{
 	"less than": AtMost, "fewer than": AtMost, "under": AtMost, "below": AtMost, "at most": AtMost,
 	"no more than": AtMost, "up to": AtMost, "a maximum of": AtMost, "not exceeding": AtMost,
 	"as many as": AtMost, "as much as": AtMost, "well under": AtMost, "well below": AtMost,
-	"about": Approx, "around": Approx, "approximately": Approx, "approx": Approx, "roughly": Approx,
+	"larger than": AtLeast, "bigger than": AtLeast, "higher than": AtLeast, "longer than": AtLeast,
+	"older than": AtLeast, "smaller than": AtMost, "lower than": AtMost, "shorter than": AtMost,
+	"younger than": AtMost,
+	"about":        Approx, "around": Approx, "approximately": Approx, "approx": Approx, "roughly": Approx,
 	"nearly": Approx, "almost": Approx, "circa": Approx, "some": Approx, "close to": Approx,
 	"an estimated": Approx, "estimated": Approx, "just under": Approx, "ca": Approx, "c": Approx,
 }
+
+// strictHedges exclude their figure: "more than 9,000" is not met by
+// 9,000, "at least 9,000" is.
+var strictHedges = map[string]bool{
+	"more than": true, "greater than": true, "over": true, "above": true, "exceeded": true, "exceeds": true,
+	"exceed": true, "exceeding": true, "surpassed": true, "surpassing": true, "topped": true, "in excess of": true,
+	"upwards of": true, "north of": true, "just over": true, "well over": true, "well above": true,
+	"larger than": true, "bigger than": true, "higher than": true, "longer than": true, "older than": true,
+	"less than": true, "fewer than": true, "under": true, "below": true, "well under": true, "well below": true,
+	"smaller than": true, "lower than": true, "shorter than": true, "younger than": true,
+}
+
+// hedgeWords are the single words that hedges are made of.
+var hedgeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for h := range hedges {
+		for _, w := range strings.Fields(h) {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // maxHedgeWords is the longest hedge.
 const maxHedgeWords = 3
@@ -222,6 +250,30 @@ var months = map[string]int{
 }
 
 var eras = map[string]float64{"bc": -1, "bce": -1, "ad": 1, "ce": 1}
+
+// startWords are the lower-cased words a quantity can start with: months,
+// currency prefixes and codes, spelled numbers, "a", "an" and "half".
+var startWords = func() map[string]bool {
+	m := map[string]bool{"a": true, "an": true, "half": true}
+	for w := range months {
+		m[w] = true
+	}
+	for w := range ones {
+		m[w] = true
+	}
+	for w := range tens {
+		m[w] = true
+	}
+	for w := range currencyPrefixWords {
+		m[strings.ToLower(w)] = true
+	}
+	for w, f := range symbolUnits {
+		if f.kind == Money {
+			m[strings.ToLower(w)] = true
+		}
+	}
+	return m
+}()
 
 // stopwords are left out of the context that pairs a claim quantity with a
 // source quantity.

@@ -58,10 +58,11 @@ type Bound uint8
 const (
 	// Exact: the figure as written, within rounding.
 	Exact Bound = iota
-	// AtLeast: "more than", "over", "at least", "exceeded", "9,000+".
-	// Comparison treats the bound as inclusive.
+	// AtLeast: "more than", "over", "at least", "exceeded", "9,000+",
+	// "after 2016"; see Quantity.Strict.
 	AtLeast
-	// AtMost: "less than", "under", "below", "up to", "at most".
+	// AtMost: "less than", "under", "below", "up to", "at most",
+	// "before 2016".
 	AtMost
 	// Approx: "about", "around", "nearly", "almost", "roughly", "~",
 	// and spelled fractions ("half of").
@@ -121,6 +122,10 @@ type Quantity struct {
 	// whenever Bound is not Exact.
 	Bound  Bound `json:"bound"`
 	Approx bool  `json:"approx"`
+	// Strict is true for a bound that excludes its figure: "more than",
+	// "over", "exceeded", "under", "less than", ">", and "before" or
+	// "after" a year or date. "At least", "up to", "9,000+" include it.
+	Strict bool `json:"strict,omitempty"`
 	// Step is one unit in the last place written, in Unit: "1.1" -> 0.1,
 	// "9,000" -> 1, "9k" -> 1000, "1.5 million" -> 100000, "twelve" -> 1.
 	// It is what "±1 unit" means in [Compare].
