@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -247,7 +248,10 @@ func TestFactcheckStreamFlushesEachEvent(t *testing.T) {
 // and waits for the checker's context to end.
 func TestFactcheckDisconnectCancels(t *testing.T) {
 	stopped := make(chan error, 1)
+	started := make(chan struct{})
+	var once sync.Once
 	hang := func(ctx context.Context) error {
+		once.Do(func() { close(started) })
 		<-ctx.Done()
 		stopped <- ctx.Err()
 		return ctx.Err()
@@ -255,17 +259,23 @@ func TestFactcheckDisconnectCancels(t *testing.T) {
 	ts, db := factcheckServer(t, models(hang), Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// Disconnect once the checker is running, so the cancellation must
+	// reach a stage in progress.
+	go func() {
+		select {
+		case <-started:
+			cancel()
+		case <-time.After(30 * time.Second):
+		}
+	}()
 	resp := streamRequest(ctx, t, ts.URL, factcheckBody("c1"))
 	defer resp.Body.Close()
 	var messageID string
 	readEvents(t, resp.Body, func(e sseEvent) {
-		switch e.Name {
-		case "factcheck_start":
+		if e.Name == "factcheck_start" {
 			var s factcheck.StartPayload
 			_ = json.Unmarshal(e.Data, &s)
 			messageID = s.MessageID
-		case "verify_start":
-			cancel()
 		}
 	})
 	select {

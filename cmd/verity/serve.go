@@ -67,8 +67,8 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		RequestTimeout: cfg.Server.RequestTimeout,
 		UploadDir:      filepath.Join(cfg.Data, "uploads"),
 	}, server.Deps{
-		Verifier: a.verify,
-		Jobs:     runner,
+		Verifier:  a.verify,
+		Jobs:      runner,
 		Sources:   a.corpus,
 		FactCheck: a.factcheck,
 		Probes: []server.Probe{{Name: "corpus", Ping: func(ctx context.Context) error {
