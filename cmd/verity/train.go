@@ -25,7 +25,7 @@ func newTrainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train verity's built-in models from labeled data",
 	}
-	cmd.AddCommand(newTrainNLICmd())
+	cmd.AddCommand(newTrainNLICmd(), newTrainWordvecCmd())
 	return cmd
 }
 
