@@ -10,21 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// sharedData finds the labeled data of ../shared/data (see its README), or
-// skips the test.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no labeled data at %s (set VERITY_SHARED_DATA): %v", dir, err)
-	}
-	return dir
-}
+	"github.com/verity-fc/verity/internal/shareddata"
+)
 
 func readJSONL[T any](t testing.TB, path string) []T {
 	t.Helper()
@@ -60,7 +48,7 @@ type retrievalSet struct {
 // sciFact: SciFact train claims against the 5,183 abstracts (title and
 // text), relevant = the claim's gold abstracts.
 func sciFact(t testing.TB) retrievalSet {
-	dir := sharedData(t)
+	dir := shareddata.Dir(t)
 	type doc struct {
 		DocID    int      `json:"doc_id"`
 		Title    string   `json:"title"`
@@ -95,7 +83,7 @@ func sciFact(t testing.TB) retrievalSet {
 // against the pool of all evidence sentences of the set; relevant = the
 // claim's own evidence.
 func fever(t testing.TB) retrievalSet {
-	dir := sharedData(t)
+	dir := shareddata.Dir(t)
 	type row struct {
 		Claim    string   `json:"claim"`
 		Evidence []string `json:"evidence"`

@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/verity-fc/verity/internal/shareddata"
 )
 
 // BenchmarkRunSciFact ingests the SciFact corpus (5,183 abstracts) into
 // the in-memory fakes of ingest_test.go and reports passages per source
 // and words per passage.
 func BenchmarkRunSciFact(b *testing.B) {
-	path := filepath.Join(sharedData(b), "scifact", "corpus.jsonl")
+	path := filepath.Join(shareddata.Dir(b), "scifact", "corpus.jsonl")
 	var sum Summary
 	var words int
 	for b.Loop() {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/verity-fc/verity/internal/shareddata"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -223,22 +225,8 @@ func TestExpandCancelled(t *testing.T) {
 	}
 }
 
-// sharedData returns the shared data folder, or skips the test when it is
-// absent.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared data not found at %s", dir)
-	}
-	return dir
-}
-
 func TestExpandSciFactCorpus(t *testing.T) {
-	path := filepath.Join(sharedData(t), "scifact", "corpus.jsonl")
+	path := filepath.Join(shareddata.Dir(t), "scifact", "corpus.jsonl")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("no SciFact corpus: %v", err)
 	}

@@ -7,21 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedData returns the shared labeled-data folder, or skips the test
-// when it is absent.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared data not found at %s", dir)
-	}
-	return dir
-}
+	"github.com/verity-fc/verity/internal/shareddata"
+)
 
 // numTally counts Compare's verdicts on labeled claim/evidence pairs.
 type numTally struct {
@@ -78,7 +66,7 @@ func tallyFile(t *testing.T, path string) numTally {
 // VitaminC real_a and 0.94 on FEVER paper_dev; agreement precision 0.86
 // and 0.72), so a change that makes the check worse fails here.
 func TestLabeledAgreement(t *testing.T) {
-	dir := sharedData(t)
+	dir := shareddata.Dir(t)
 	tests := []struct {
 		file                         string
 		minMismatchPrec, minOKPrec   float64

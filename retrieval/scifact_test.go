@@ -11,38 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/verity-fc/verity/internal/shareddata"
+
 	"github.com/verity-fc/verity/embedding"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 )
-
-// sharedData returns the shared labeled-data folder (VERITY_SHARED_DATA, or
-// ../shared/data beside the repository), skipping the test when it is
-// absent: a user's machine does not have it.
-func sharedData(t *testing.T, rel string) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				dir = filepath.Join(d, "..", "shared", "data")
-				break
-			}
-			if filepath.Dir(d) == d {
-				t.Skip("repository root not found")
-			}
-		}
-	}
-	p := filepath.Join(dir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s absent: %v", p, err)
-	}
-	return p
-}
 
 func readJSONL(t *testing.T, path string, each func(line []byte) error) {
 	t.Helper()
@@ -73,7 +47,7 @@ type sciFact struct {
 
 func loadSciFact(t *testing.T) sciFact {
 	t.Helper()
-	dir := sharedData(t, "scifact")
+	dir := shareddata.Dir(t, "scifact")
 	if testing.Short() || raceEnabled {
 		t.Skip("indexes 5,183 abstracts: seconds, but some 8 minutes under -race")
 	}

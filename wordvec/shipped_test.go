@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/verity-fc/verity/internal/shareddata"
 )
 
 var update = flag.Bool("update", false, "regenerate extra.txt and glove100.bin from the wink JSON and the labeled data")
@@ -33,19 +35,6 @@ func gloveJSON(t *testing.T) string {
 		t.Skipf("no GloVe JSON at %s (set VERITY_GLOVE_JSON): %v", p, err)
 	}
 	return p
-}
-
-// sharedData finds the labeled data (see shared/data/README.md), or skips.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no labeled data at %s (set VERITY_SHARED_DATA): %v", dir, err)
-	}
-	return dir
 }
 
 // sourceWords reads the frequency-ordered "words" array of the wink JSON.
@@ -128,7 +117,7 @@ func dataTexts(t *testing.T, dir string, fn func(string)) {
 // rewrites it.
 func TestShippedExtraIsReproducible(t *testing.T) {
 	words := sourceWords(t, gloveJSON(t))
-	dir := sharedData(t)
+	dir := shareddata.Dir(t)
 	full := &Table{index: make(map[string]int32, len(words))}
 	for i, w := range words {
 		full.index[w] = int32(i)

@@ -6,24 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// sharedData finds the labeled data folder: $VERITY_SHARED_DATA or
-// ../shared/data from the repository root.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("VERITY_SHARED_DATA"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("labeled data not found at %s; set VERITY_SHARED_DATA", d)
-	}
-	return d
-}
+	"github.com/verity-fc/verity/internal/shareddata"
+)
 
 // readClaims reads the claim field of up to limit rows of a JSONL file.
 func readClaims(t *testing.T, path string, limit int) []string {
@@ -55,7 +40,7 @@ func readClaims(t *testing.T, path string, limit int) []string {
 // fact-verification sets (every one a factual, checkable claim) the built-in
 // extractor keeps. It skips when the data is absent.
 func TestCheckWorthinessOnLabeledClaims(t *testing.T) {
-	dir := sharedData(t)
+	dir := shareddata.Dir(t)
 	c := classifier{year: testNow.Year()}
 	for _, set := range []struct {
 		path    string

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/spf13/cobra"
+
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/embedding"
@@ -81,6 +83,20 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
 	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{})
 	return a, nil
+}
+
+// withApp loads cmd's configuration, opens the app, runs fn and closes it.
+func withApp(cmd *cobra.Command, fn func(a *app) error) error {
+	cfg, log, err := loadFor(cmd)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(cmd.Context(), cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return fn(a)
 }
 
 // Close closes the stores.

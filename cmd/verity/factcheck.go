@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -41,34 +40,25 @@ the data directory; GET /v1/factchecks/{messageId} rebuilds the result.`,
 			if err != nil {
 				return err
 			}
-			cfg, log, err := loadFor(cmd)
-			if err != nil {
-				return err
-			}
-			a, err := openApp(cmd.Context(), cfg, log)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
 			mc.ContentToCheck = text
 			if cmd.Flags().Changed("max-length") {
 				mc.MaxContentLength = &maxLen
 			}
 			req := factcheck.Request{Question: "Fact-check " + name, Mode: "fact_check", ModeConfig: &mc}
-			if err := a.factcheck.Validate(req); err != nil {
+			return withApp(cmd, func(a *app) error {
+				if err := a.factcheck.Validate(req); err != nil {
+					return err
+				}
+				res, err := a.factcheck.Run(cmd.Context(), req, nil)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(cmd.OutOrStdout(), res)
+				}
+				_, err = io.WriteString(cmd.OutOrStdout(), factcheck.RenderMarkdown(res))
 				return err
-			}
-			res, err := a.factcheck.Run(cmd.Context(), req, nil)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			_, err = io.WriteString(cmd.OutOrStdout(), factcheck.RenderMarkdown(res))
-			return err
+			})
 		},
 	}
 	f := cmd.Flags()

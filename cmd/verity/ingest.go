@@ -31,55 +31,48 @@ does not stop the others. A progress bar is shown on a terminal, structured
 logs otherwise. Exits with status 1 when any source failed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, log, err := loadFor(cmd)
-			if err != nil {
-				return err
-			}
-			a, err := openApp(cmd.Context(), cfg, log)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+			return withApp(cmd, func(a *app) error {
 
-			var (
-				mu  sync.Mutex
-				bar *progressbar.ProgressBar
-			)
-			tty := term.IsTerminal(int(os.Stderr.Fd()))
-			progress := func(p ingest.Progress) {
-				mu.Lock()
-				defer mu.Unlock()
-				if !tty {
-					if p.Current != "" {
-						log.Info("ingest progress", "done", p.Done, "total", p.Total, "source", p.Current, "ingested", p.Ingested, "skipped", p.Skipped, "failed", p.Failed)
+				var (
+					mu  sync.Mutex
+					bar *progressbar.ProgressBar
+				)
+				tty := term.IsTerminal(int(os.Stderr.Fd()))
+				progress := func(p ingest.Progress) {
+					mu.Lock()
+					defer mu.Unlock()
+					if !tty {
+						if p.Current != "" {
+							a.log.Info("ingest progress", "done", p.Done, "total", p.Total, "source", p.Current, "ingested", p.Ingested, "skipped", p.Skipped, "failed", p.Failed)
+						}
+						return
 					}
-					return
+					if bar == nil {
+						bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(os.Stderr),
+							progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
+							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+					}
+					bar.ChangeMax(p.Total)
+					_ = bar.Set(p.Done)
 				}
-				if bar == nil {
-					bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(os.Stderr),
-						progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
-						progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+				sum, err := a.ingester.Run(cmd.Context(), args, progress)
+				if bar != nil {
+					_ = bar.Finish()
 				}
-				bar.ChangeMax(p.Total)
-				_ = bar.Set(p.Done)
-			}
-			sum, err := a.ingester.Run(cmd.Context(), args, progress)
-			if bar != nil {
-				_ = bar.Finish()
-			}
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "ingested %d sources (%d passages), skipped %d unchanged, failed %d\n",
-				sum.Sources, sum.Chunks, sum.Skipped, len(sum.Failed))
-			for _, f := range sum.Failed {
-				fmt.Fprintf(out, "  failed: %s: %s\n", f.Source, f.Reason)
-			}
-			if len(sum.Failed) > 0 {
-				return errors.New("some sources failed")
-			}
-			return nil
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "ingested %d sources (%d passages), skipped %d unchanged, failed %d\n",
+					sum.Sources, sum.Chunks, sum.Skipped, len(sum.Failed))
+				for _, f := range sum.Failed {
+					fmt.Fprintf(out, "  failed: %s: %s\n", f.Source, f.Reason)
+				}
+				if len(sum.Failed) > 0 {
+					return errors.New("some sources failed")
+				}
+				return nil
+			})
 		},
 	}
 	f := cmd.Flags()

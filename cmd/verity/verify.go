@@ -29,26 +29,17 @@ citations and the features behind the score. --json prints the same object
 as POST /v1/verify. Invalid input exits with status 2.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, log, err := loadFor(cmd)
-			if err != nil {
-				return err
-			}
 			req.Claim = args[0]
-			a, err := openApp(cmd.Context(), cfg, log)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			res, err := a.verify.Verify(cmd.Context(), req)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			return printResult(cmd.OutOrStdout(), res)
+			return withApp(cmd, func(a *app) error {
+				res, err := a.verify.Verify(cmd.Context(), req)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(cmd.OutOrStdout(), res)
+				}
+				return printResult(cmd.OutOrStdout(), res)
+			})
 		},
 	}
 	f := cmd.Flags()
@@ -58,6 +49,13 @@ as POST /v1/verify. Invalid input exits with status 2.`,
 	f.StringSliceVar(&req.Domains, "domain", nil, "keep only passages from this domain (repeatable)")
 	f.StringVar(&req.Since, "since", "", "keep passages published on or after this date (2006-01-02)")
 	return cmd
+}
+
+// printJSON writes v as indented JSON.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func printResult(w io.Writer, res evidence.Result) error {
