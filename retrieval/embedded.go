@@ -170,6 +170,16 @@ func (e *Embedded) Len() int {
 	return e.exact.len()
 }
 
+// Dim returns the dimension of the stored vectors, 0 while none is stored.
+func (e *Embedded) Dim() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.exact.len() == 0 {
+		return 0
+	}
+	return e.exact.dim
+}
+
 // domainKey is the form of a domain that filters compare: lower case,
 // without a leading "www.".
 func domainKey(d string) string {

@@ -110,6 +110,9 @@ func TestEmbeddedPersistence(t *testing.T) {
 	if s.Len() != n || n != 297 {
 		t.Errorf("reopened store holds %d passages, before %d, want 297", s.Len(), n)
 	}
+	if d := s.Dim(); d != len(vectorN(0)) {
+		t.Errorf("reopened store Dim = %d, want %d", d, len(vectorN(0)))
+	}
 	for i, q := range queries {
 		after, err := s.Search(ctx, q)
 		if err != nil {

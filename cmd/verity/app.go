@@ -58,6 +58,11 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
 	a.embedder = embedding.NewBuiltin(wordvec.Default())
+	if d := a.store.Dim(); d != 0 && d != a.embedder.Dim() {
+		a.Close()
+		return nil, fmt.Errorf("the passages in %s were embedded with a %d-dimensional model, but the built-in embedder gives %d dimensions: "+
+			"move that file away and ingest the sources again", filepath.Join(cfg.Data, "passages.db"), d, a.embedder.Dim())
+	}
 	if a.judge, err = nli.LoadBuiltin(); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("load built-in NLI model: %w", err)

@@ -19,6 +19,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retrieval"
 )
 
 var verityBin string
@@ -277,5 +280,25 @@ func TestFactcheckCLI(t *testing.T) {
 	}
 	if _, stderr, code := verity(t, "factcheck", "--data", data, "--checker", "a", "--checker", "b", "--checker", "c", "--checker", "d", "--checker", "e", in); code != 2 || !strings.Contains(stderr, "checkerModels") {
 		t.Errorf("five checkers: exit %d, stderr %q; want 2 naming checkerModels", code, stderr)
+	}
+}
+
+// TestEmbedderChangeIsExplained: a data directory whose passages were
+// embedded with another model fails with a message that says what to do.
+func TestEmbedderChangeIsExplained(t *testing.T) {
+	data := t.TempDir()
+	ctx := context.Background()
+	s, err := retrieval.OpenEmbedded(ctx, filepath.Join(data, "passages.db"), retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := evidence.Passage{ID: "x#0", SourceID: "x", Text: "An old passage embedded with a smaller model."}
+	if err := s.Upsert(ctx, []evidence.Passage{p}, [][]float32{{1, 0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, stderr, code := verity(t, "verify", "--data", data, "Anything.")
+	if code != 1 || !strings.Contains(stderr, "3-dimensional") || !strings.Contains(stderr, "ingest the sources again") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
