@@ -1,0 +1,112 @@
+package lexicon
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"blank", "  \n\t ", nil},
+		{"two", "The drug was approved in 2021. It cut deaths by 3.5%.", []string{"The drug was approved in 2021.", "It cut deaths by 3.5%."}},
+		{"abbreviations and initials", "Dr. Smith et al. reported it. J. Doe of the U.S. Army agreed.", []string{"Dr. Smith et al. reported it.", "J. Doe of the U.S. Army agreed."}},
+		{"quotes and brackets", `He said "It works." (Later results differed.) Then 12 more came!`, []string{`He said "It works."`, "(Later results differed.)", "Then 12 more came!"}},
+		{"lower case after period", "Use e.g. aspirin. or not", []string{"Use e.g. aspirin. or not"}},
+		{"blank line ends a sentence", "Heading without period\n\nBody text here.", []string{"Heading without period", "Body text here."}},
+		{"question and ellipsis", "Does it work?... Yes. No!", []string{"Does it work?...", "Yes.", "No!"}},
+		{"no final period", "Rates fell. Then rose", []string{"Rates fell.", "Then rose"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range Sentences(tt.text) {
+				if tt.text[s.Start:s.End] != s.Text {
+					t.Errorf("span %d:%d is %q, text %q", s.Start, s.End, tt.text[s.Start:s.End], s.Text)
+				}
+				got = append(got, s.Text)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Sentences(%q) (-want +got):\n%s", tt.text, diff)
+			}
+		})
+	}
+}
+
+func TestWords(t *testing.T) {
+	got := Words("It's 3.5% of 1,200 COVID-19 cases—don't panic, said O’Brien.")
+	want := []string{"it's", "3.5", "of", "1,200", "covid-19", "cases", "don't", "panic", "said", "o’brien"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Words (-want +got):\n%s", diff)
+	}
+}
+
+func TestOverlap(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"Aspirin reduces heart attacks", "Daily aspirin reduced the risk of heart attacks.", 1},
+		{"Aspirin reduces heart attacks", "Cats sleep a lot.", 0},
+		{"the of and", "anything", 0},
+		{"Vaccines prevent measles outbreaks", "Vaccines are cheap.", 0.25},
+	}
+	for _, tt := range tests {
+		if got := Overlap(tt.a, tt.b); got != tt.want {
+			t.Errorf("Overlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestPhrasesAndQuantifiers(t *testing.T) {
+	if got := Phrases("The drug may reduce risk and is linked to sleep.", Hedges); !cmp.Equal(got, []string{"may"}) {
+		t.Errorf("hedges = %v", got)
+	}
+	if got := Phrases("Smoking is linked to cancer.", CorrelationPhrases); !cmp.Equal(got, []string{"linked to"}) {
+		t.Errorf("correlation = %v", got)
+	}
+	tests := []struct {
+		text string
+		want []Quantifier
+	}{
+		{"Most adults sleep and some do not.", []Quantifier{{"some", 2}, {"most", 4}}},
+		{"Some 40 people came.", nil},
+		{"All birds fly.", []Quantifier{{"all", 5}}},
+		{"Birds fly.", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, Quantifiers(tt.text)); diff != "" {
+			t.Errorf("Quantifiers(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
+
+func TestProperNames(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"The World Health Organization said NASA and the Bank of England agreed in May.", []string{"World Health Organization", "NASA", "Bank of England"}},
+		{"Scientists in Paris found it. COVID-19 spread.", []string{"Paris", "COVID-19"}},
+		{"New York grew. It grew.", []string{"New York"}},
+		{"nothing here", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ProperNames(tt.text)); diff != "" {
+			t.Errorf("ProperNames(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
+
+func TestStartsWithPronoun(t *testing.T) {
+	for text, want := range map[string]bool{"It rose by 5%.": true, "They said so.": true, "Prices rose.": false, "": false} {
+		if got := StartsWithPronoun(text); got != want {
+			t.Errorf("StartsWithPronoun(%q) = %v", text, got)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package lexicon
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Words returns the lower-case word tokens of text: runs of letters and
+// digits, keeping inner apostrophes, hyphens and decimal points ("don't",
+// "covid-19", "3.5").
+func Words(text string) []string {
+	var out []string
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		if !isWordRune(rs[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rs) {
+			if isWordRune(rs[j]) {
+				j++
+				continue
+			}
+			if j+1 < len(rs) && joins(rs[j-1], rs[j], rs[j+1]) {
+				j += 2
+				continue
+			}
+			break
+		}
+		out = append(out, strings.ToLower(string(rs[i:j])))
+		i = j
+	}
+	return out
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// joins reports whether mid, between the word runes before and after,
+// keeps one word: an apostrophe or hyphen between word runes, a decimal
+// point or thousands comma between digits.
+func joins(before, mid, after rune) bool {
+	if !isWordRune(after) {
+		return false
+	}
+	switch mid {
+	case '\'', '\u2019', '-':
+		return true
+	case '.', ',':
+		return unicode.IsDigit(before) && unicode.IsDigit(after)
+	}
+	return false
+}
+
+var stopwords = set(`a an the and or but nor of to in on at by for with from as into onto over under
+about than then that this these those there their its it it's is are was were be been being am
+has have had do does did not no so such very can will would should shall must may might could
+he she they them his her hers our ours we you your i me my mine us who whom whose which what when
+where why how also just only more most some any all each every other both either neither one
+per via if while after before during since until up down out off again further once here own same
+too s t`)
+
+// ContentWords returns the words of text that carry content: Words without
+// function words, in order, without repeats.
+func ContentWords(text string) []string {
+	var out []string
+	for _, w := range Words(text) {
+		if !stopwords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Overlap is the share of a's content words that b also has, in [0,1]; 0
+// when a has none.
+func Overlap(a, b string) float64 {
+	wa := ContentWords(a)
+	if len(wa) == 0 {
+		return 0
+	}
+	wb := set(strings.Join(ContentWords(b), " "))
+	n := 0
+	for _, w := range wa {
+		if wb[w] || wb[stem(w)] || hasStem(wb, stem(w)) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(wa))
+}
+
+// stem strips a few English inflections so that "reduces" meets "reduced".
+func stem(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "s"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+func hasStem(words map[string]bool, s string) bool {
+	for w := range words {
+		if stem(w) == s {
+			return true
+		}
+	}
+	return false
+}
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// Phrases finds which of phrases occur in text as whole words, case
+// ignored, in the order of phrases.
+func Phrases(text string, phrases []string) []string {
+	ws := " " + strings.Join(Words(text), " ") + " "
+	var out []string
+	for _, p := range phrases {
+		if strings.Contains(ws, " "+p+" ") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Hedges are the modal and hedging words that make a statement less than
+// definitive (seed 000 edge rule 6: "may", "could", "suggests", "likely").
+var Hedges = []string{
+	"may", "might", "could", "can be", "suggests", "suggest", "suggested", "likely", "unlikely",
+	"possibly", "possible", "perhaps", "probably", "appears", "appear", "appeared", "seems",
+	"seem", "potentially", "potential", "preliminary", "reportedly", "allegedly", "indicates",
+	"indicate", "is thought", "are thought", "is believed", "are believed", "tentative",
+	"uncertain", "unclear", "estimated", "projected", "expected", "hypothesized", "speculated",
+}
+
+// Certainty are the words that assert more certainty than a plain
+// statement does.
+var Certainty = []string{
+	"proves", "proved", "proven", "prove", "confirms", "confirmed", "definitely", "certainly",
+	"undoubtedly", "always", "never", "guarantees", "guaranteed", "will", "establishes",
+	"established", "demonstrates", "demonstrated",
+}
+
+// Approximations mark a figure as approximate.
+var Approximations = []string{"approximately", "about", "around", "roughly", "nearly", "almost", "some", "an estimated", "up to", "more than", "less than", "at least", "over"}
+
+// CausalPhrases assert that one thing brings about another.
+var CausalPhrases = []string{
+	"causes", "caused", "cause", "causing", "leads to", "led to", "lead to", "leading to",
+	"results in", "resulted in", "result in", "due to", "because of", "because", "triggers",
+	"triggered", "drives", "drove", "driven by", "produces", "produced", "prevents", "prevented",
+	"cures", "cured", "kills", "killed", "makes", "made", "responsible for", "thanks to",
+	"boosts", "boosted", "increases", "increased", "reduces", "reduced", "lowers", "lowered",
+	"raises", "raised", "improves", "improved", "protects", "protected",
+}
+
+// CorrelationPhrases assert an association without a cause.
+var CorrelationPhrases = []string{
+	"associated with", "association", "associations", "linked to", "linked with", "link between",
+	"correlated", "correlation", "correlates", "tied to", "related to", "relationship between",
+	"connected to", "connected with", "coincided with", "tends to",
+}
+
+// Caveats are words that limit a statement to part of its domain or to
+// conditions.
+var Caveats = []string{
+	"only", "except", "excluding", "unless", "if", "when", "among", "in mice", "in rats",
+	"in vitro", "in animals", "in some", "in certain", "small", "sample", "preliminary",
+	"limited", "subset", "partially", "partly", "under", "provided that", "assuming",
+	"not yet", "so far", "per", "relative to", "compared with", "compared to", "on average",
+	"at least", "up to", "as many as", "as few as", "pilot",
+}
+
+// Quantifier is a quantifying word with its strength on the scale none (0)
+// < few (1) < some (2) < many (3) < most (4) < all (5).
+type Quantifier struct {
+	Word     string
+	Strength int
+}
+
+var quantifiers = []Quantifier{
+	{"none", 0}, {"no one", 0}, {"nobody", 0}, {"never", 0},
+	{"few", 1}, {"rarely", 1}, {"seldom", 1}, {"a minority", 1},
+	{"some", 2}, {"several", 2}, {"sometimes", 2}, {"occasionally", 2},
+	{"many", 3}, {"often", 3}, {"frequently", 3}, {"numerous", 3},
+	{"most", 4}, {"mostly", 4}, {"majority", 4}, {"usually", 4}, {"generally", 4}, {"typically", 4},
+	{"all", 5}, {"every", 5}, {"everyone", 5}, {"each", 5}, {"always", 5}, {"entire", 5}, {"universally", 5},
+}
+
+// Quantifiers returns the quantifiers text uses, in the order of the
+// scale. "some" before a number ("some 40 people") is an approximation,
+// not a quantifier, and is left out.
+func Quantifiers(text string) []Quantifier {
+	ws := Words(text)
+	var out []Quantifier
+	joined := " " + strings.Join(ws, " ") + " "
+	for _, q := range quantifiers {
+		if !strings.Contains(joined, " "+q.Word+" ") {
+			continue
+		}
+		if q.Word == "some" && !someIsQuantifier(ws) {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+func someIsQuantifier(ws []string) bool {
+	for i, w := range ws {
+		if w == "some" && (i+1 == len(ws) || !unicode.IsDigit([]rune(ws[i+1])[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// pronouns open a sentence that leans on an earlier one for its subject.
+var pronouns = set("it they he she this these those its their his her such that there")
+
+// StartsWithPronoun reports whether sentence's first word is a pronoun or
+// a demonstrative that refers back ("It", "They", "This"), so that its
+// subject is only known from elsewhere.
+func StartsWithPronoun(sentence string) bool {
+	ws := Words(sentence)
+	return len(ws) > 0 && pronouns[ws[0]]
+}
+
+// Negations are the words that deny what follows them.
+var Negations = []string{"not", "no", "never", "none", "neither", "nor", "cannot", "can't", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "without", "fails to", "failed to"}
