@@ -1,10 +1,11 @@
 package entail
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/verity-fc/verity/agents/internal/rolestest"
 )
 
 func TestCheckExtractor(t *testing.T) {
@@ -26,7 +27,7 @@ func TestCheckExtractor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assertErr(t, checkExtractor(text, 2)(&tt.out), tt.wantErr)
+			rolestest.AssertErr(t, checkExtractor(text, 2)(&tt.out), tt.wantErr)
 		})
 	}
 }
@@ -48,7 +49,7 @@ func TestCheckReliability(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := ok
 			tt.edit(&o)
-			assertErr(t, checkReliability(&o), tt.wantErr)
+			rolestest.AssertErr(t, checkReliability(&o), tt.wantErr)
 		})
 	}
 }
@@ -76,7 +77,7 @@ func TestCheckJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assertErr(t, checkJudge(tt.statements)(&tt.out), tt.wantErr)
+			rolestest.AssertErr(t, checkJudge(tt.statements)(&tt.out), tt.wantErr)
 		})
 	}
 }
@@ -104,7 +105,7 @@ func TestCheckAuditor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assertErr(t, checkAuditor(tt.judge)(&tt.out), tt.wantErr)
+			rolestest.AssertErr(t, checkAuditor(tt.judge)(&tt.out), tt.wantErr)
 		})
 	}
 }
@@ -148,18 +149,5 @@ func TestAggregate(t *testing.T) {
 				t.Fatalf("judge %d adjustment %d: final %d", c, adj, f.FinalConfidence)
 			}
 		}
-	}
-}
-
-func assertErr(t *testing.T, err error, want string) {
-	t.Helper()
-	if want == "" {
-		if err != nil {
-			t.Errorf("err = %v, want none", err)
-		}
-		return
-	}
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("err = %v, want one about %q", err, want)
 	}
 }

@@ -23,8 +23,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/quantity"
 )
 
 // Builtin is the model name that selects a role's built-in implementation.
@@ -217,7 +219,7 @@ type Deps struct {
 	// NLI backs the built-in judge; required when the judge is built in.
 	NLI NLI
 	// NumCheck compares the numbers, dates and units of the claim with a
-	// statement's (quantity.Compare); required when the judge is built in.
+	// statement's. Default quantity.Compare.
 	NumCheck func(claim, source string) evidence.NumCheck
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
@@ -263,7 +265,9 @@ func New(deps Deps, cfg Config) (*Pipeline, error) {
 			return nil, fmt.Errorf("entail: the %s names model %q but no model backend is configured", role, name)
 		}
 	}
-	model := func(name string) modelRole { return modelRole{c: deps.Chatter, model: name, attempts: cfg.Attempts} }
+	model := func(name string) structured.Model {
+		return structured.Model{Chatter: deps.Chatter, Name: name, Attempts: cfg.Attempts}
+	}
 	if m.Extractor == Builtin {
 		p.extractor = builtinExtractor{max: cfg.MaxStatements}
 	} else {
@@ -275,10 +279,14 @@ func New(deps Deps, cfg Config) (*Pipeline, error) {
 		p.reliability = modelReliability{model(m.Reliability)}
 	}
 	if m.Judge == Builtin {
-		if deps.NLI == nil || deps.NumCheck == nil {
-			return nil, errors.New("entail: the built-in judge needs an NLI judge and a number check")
+		if deps.NLI == nil {
+			return nil, errors.New("entail: the built-in judge needs an NLI judge")
 		}
-		p.judge = &builtinJudge{nli: deps.NLI, num: deps.NumCheck, cfg: cfg.Judge}
+		num := deps.NumCheck
+		if num == nil {
+			num = quantity.Compare
+		}
+		p.judge = &builtinJudge{nli: deps.NLI, num: num, cfg: cfg.Judge}
 	} else {
 		p.judge = modelJudge{model(m.Judge)}
 	}

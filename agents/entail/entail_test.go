@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/verity-fc/verity/agents/internal/rolestest"
 	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 )
@@ -22,12 +23,12 @@ var allModels = Models{Extractor: "m-extractor", Reliability: "m-reliability", J
 
 // validModels answers every agent with a valid output; the extractor
 // extracts the first sentence only.
-func validModels() *models {
-	return &models{answer: map[string]func(string) string{
-		"m-extractor":   reply(`{"agent": "EXTRACTOR", "statements": [{"id": 1, "text": "The Zephyr bridge opened to traffic in 1932."}]}`),
-		"m-reliability": reply(`{"agent": "RELIABILITY", "source_type": "zebra-striped quarterly newsletter", "reliability": "LOW", "confidence": 61}`),
-		"m-judge":       reply(`{"agent": "ENTAILMENT_JUDGE", "verdict": "SUPPORTED", "confidence": 92, "reasoning": ["Statement 1 explicitly states the opening year."]}`),
-		"m-auditor":     reply(`{"agent": "ADVERSARIAL_AUDITOR", "final_verdict": "UNCHANGED", "confidence_adjustment": -3, "auditor_reasoning": ["Ambiguity in phrase 'opened to traffic' slightly affects the meaning of opened."]}`),
+func validModels() *rolestest.Models {
+	return &rolestest.Models{Answer: map[string]func(string) (string, error){
+		"m-extractor":   rolestest.Reply(`{"agent": "EXTRACTOR", "statements": [{"id": 1, "text": "The Zephyr bridge opened to traffic in 1932."}]}`),
+		"m-reliability": rolestest.Reply(`{"agent": "RELIABILITY", "source_type": "zebra-striped quarterly newsletter", "reliability": "LOW", "confidence": 61}`),
+		"m-judge":       rolestest.Reply(`{"agent": "ENTAILMENT_JUDGE", "verdict": "SUPPORTED", "confidence": 92, "reasoning": ["Statement 1 explicitly states the opening year."]}`),
+		"m-auditor":     rolestest.Reply(`{"agent": "ADVERSARIAL_AUDITOR", "final_verdict": "UNCHANGED", "confidence_adjustment": -3, "auditor_reasoning": ["Ambiguity in phrase 'opened to traffic' slightly affects the meaning of opened."]}`),
 	}}
 }
 
@@ -63,7 +64,7 @@ func TestAgentIsolation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) {
-			ps := m.prompts[tt.model]
+			ps := m.Prompts(tt.model)
 			if len(ps) != 1 {
 				t.Fatalf("%d prompts, want 1", len(ps))
 			}
@@ -85,15 +86,15 @@ func TestAgentIsolation(t *testing.T) {
 // checks what reached the NLI judge: the claim against statements, never
 // the source type.
 func TestBuiltinJudgeSeesOnlyClaimAndStatements(t *testing.T) {
-	nli := &fakeNLI{}
+	nli := &rolestest.NLI{}
 	p := newPipeline(t, Deps{NLI: nli, NumCheck: noNumbers}, Config{})
 	if _, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType}); err != nil {
 		t.Fatal(err)
 	}
-	if len(nli.seen) == 0 {
+	if len(nli.Seen()) == 0 {
 		t.Fatal("the NLI judge was not called")
 	}
-	for _, pair := range nli.seen {
+	for _, pair := range nli.Seen() {
 		for _, s := range pair {
 			if strings.Contains(s, "zebra") {
 				t.Errorf("the judge saw the source type: %q", pair)
@@ -140,7 +141,7 @@ func TestInvalidOutputIsRetriedThenFails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.agent, func(t *testing.T) {
 			m := validModels()
-			m.answer[tt.model] = reply(tt.bad)
+			m.Answer[tt.model] = rolestest.Reply(tt.bad)
 			p := newPipeline(t, Deps{Chatter: m}, Config{Models: allModels, Attempts: 2})
 			_, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType})
 			var se *structured.Error
@@ -150,7 +151,7 @@ func TestInvalidOutputIsRetriedThenFails(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.agent) {
 				t.Errorf("the message does not name the agent: %v", err)
 			}
-			if n := m.count(tt.model); n != 2 {
+			if n := len(m.Prompts(tt.model)); n != 2 {
 				t.Errorf("%s was asked %d times, want 2", tt.model, n)
 			}
 		})
@@ -159,12 +160,12 @@ func TestInvalidOutputIsRetriedThenFails(t *testing.T) {
 
 func TestRetryRecovers(t *testing.T) {
 	m := validModels()
-	good := m.answer["m-judge"]
+	good := m.Answer["m-judge"]
 	calls := 0
-	m.answer["m-judge"] = func(p string) string {
+	m.Answer["m-judge"] = func(p string) (string, error) {
 		calls++
 		if calls == 1 {
-			return `{"agent": "ENTAILMENT_JUDGE", "verdict": "TRUE", "confidence": 90, "reasoning": ["Statement 1"]}`
+			return `{"agent": "ENTAILMENT_JUDGE", "verdict": "TRUE", "confidence": 90, "reasoning": ["Statement 1"]}`, nil
 		}
 		return good(p)
 	}
@@ -176,14 +177,14 @@ func TestRetryRecovers(t *testing.T) {
 	if res.Judge.Verdict != Supported || calls != 2 {
 		t.Errorf("judge = %+v after %d calls", res.Judge, calls)
 	}
-	if !strings.Contains(m.prompts["m-judge"][1], `verdict: must be SUPPORTED, CONTRADICTED or NOT ENOUGH INFO, got "TRUE"`) {
-		t.Errorf("the retry does not tell the model what was wrong:\n%s", m.prompts["m-judge"][1])
+	if !strings.Contains(m.Prompts("m-judge")[1], `verdict: must be SUPPORTED, CONTRADICTED or NOT ENOUGH INFO, got "TRUE"`) {
+		t.Errorf("the retry does not tell the model what was wrong:\n%s", m.Prompts("m-judge")[1])
 	}
 }
 
 func TestEmptySource(t *testing.T) {
 	t.Run("builtin", func(t *testing.T) {
-		p := newPipeline(t, Deps{NLI: &fakeNLI{}, NumCheck: noNumbers}, Config{})
+		p := newPipeline(t, Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{})
 		res, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: "  \n ", SourceType: "peer-reviewed journal"})
 		if err != nil {
 			t.Fatal(err)
@@ -195,8 +196,8 @@ func TestEmptySource(t *testing.T) {
 	})
 	t.Run("a model judge that ignores the rule fails", func(t *testing.T) {
 		m := validModels()
-		m.answer["m-extractor"] = reply(`{"agent": "EXTRACTOR", "statements": []}`)
-		m.answer["m-judge"] = reply(`{"agent": "ENTAILMENT_JUDGE", "verdict": "NOT ENOUGH INFO", "confidence": 60, "reasoning": ["Nothing to go on."]}`)
+		m.Answer["m-extractor"] = rolestest.Reply(`{"agent": "EXTRACTOR", "statements": []}`)
+		m.Answer["m-judge"] = rolestest.Reply(`{"agent": "ENTAILMENT_JUDGE", "verdict": "NOT ENOUGH INFO", "confidence": 60, "reasoning": ["Nothing to go on."]}`)
 		p := newPipeline(t, Deps{Chatter: m}, Config{Models: allModels})
 		_, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType})
 		var se *structured.Error
@@ -212,10 +213,10 @@ func TestInternalInconsistency(t *testing.T) {
 		s1 = "Lake Orin froze over in the winter of 1999."
 		s2 = "Lake Orin has never frozen over."
 	)
-	nli := &fakeNLI{table: map[[2]string]evidence.Judgment{
-		{c, s1}:  entails(0.9),
-		{c, s2}:  contradicts(0.8),
-		{s2, s1}: contradicts(0.95),
+	nli := &rolestest.NLI{Table: map[[2]string]evidence.Judgment{
+		{c, s1}:  rolestest.Entails(0.9),
+		{c, s2}:  rolestest.Contradicts(0.8),
+		{s2, s1}: rolestest.Contradicts(0.95),
 	}}
 	p := newPipeline(t, Deps{NLI: nli, NumCheck: noNumbers}, Config{})
 	res, err := p.Run(context.Background(), Request{Claim: c, SourceExcerpt: s1 + " " + s2, SourceType: "government report"})
@@ -240,7 +241,7 @@ func containsString(ss []string, s string) bool {
 }
 
 func TestValidate(t *testing.T) {
-	p := newPipeline(t, Deps{NLI: &fakeNLI{}, NumCheck: noNumbers}, Config{MaxExcerptChars: 50})
+	p := newPipeline(t, Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{MaxExcerptChars: 50})
 	tests := []struct {
 		name  string
 		req   Request
@@ -267,19 +268,13 @@ func TestNewNeedsCollaborators(t *testing.T) {
 	if _, err := New(Deps{}, Config{}); err == nil {
 		t.Error("a built-in judge without NLI was accepted")
 	}
-	if _, err := New(Deps{NLI: &fakeNLI{}, NumCheck: noNumbers}, Config{Models: Models{Auditor: "llama3"}}); err == nil || !strings.Contains(err.Error(), "auditor") {
+	if _, err := New(Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{Models: Models{Auditor: "llama3"}}); err == nil || !strings.Contains(err.Error(), "auditor") {
 		t.Errorf("a model role without a backend: err = %v", err)
 	}
 }
 
-type failingNLI struct{}
-
-func (failingNLI) Judge(context.Context, string, []string) ([]evidence.Judgment, error) {
-	return nil, errors.New("nli down")
-}
-
 func TestBackendErrorsPassThrough(t *testing.T) {
-	p := newPipeline(t, Deps{NLI: failingNLI{}, NumCheck: noNumbers}, Config{})
+	p := newPipeline(t, Deps{NLI: &rolestest.NLI{Err: errors.New("nli down")}, NumCheck: noNumbers}, Config{})
 	_, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType})
 	if err == nil || !strings.Contains(err.Error(), "nli down") || !strings.Contains(err.Error(), AgentJudge) {
 		t.Errorf("err = %v", err)

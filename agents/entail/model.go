@@ -5,20 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/verity-fc/verity/agents/internal/structured"
-	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/prompts"
 )
-
-// modelRole is a role served by a chat model.
-type modelRole struct {
-	c        llm.Chatter
-	model    string
-	attempts int
-}
-
-func (m modelRole) request(prompt string, schema json.RawMessage) llm.ChatRequest {
-	return llm.ChatRequest{Model: m.model, Messages: []llm.Message{{Role: "user", Content: prompt}}, Schema: schema}
-}
 
 // The JSON schemas of the seed's agent outputs, sent to backends that
 // constrain decoding to a schema. The strict decoder and the checks in
@@ -39,7 +27,7 @@ var (
 )
 
 type modelExtractor struct {
-	modelRole
+	structured.Model
 	max int
 }
 
@@ -48,20 +36,20 @@ func (m modelExtractor) extract(ctx context.Context, claim, excerpt string) (Ext
 	if err != nil {
 		return ExtractorOutput{}, err
 	}
-	return structured.Ask(ctx, m.c, AgentExtractor, m.request(prompt, extractorSchema), m.attempts, checkExtractor(excerpt, m.max))
+	return structured.Ask(ctx, m.Chatter, AgentExtractor, m.Request(prompt, extractorSchema), m.Attempts, checkExtractor(excerpt, m.max))
 }
 
-type modelReliability struct{ modelRole }
+type modelReliability struct{ structured.Model }
 
 func (m modelReliability) assess(ctx context.Context, sourceType string) (ReliabilityOutput, error) {
 	prompt, err := prompts.EntailReliability(sourceType)
 	if err != nil {
 		return ReliabilityOutput{}, err
 	}
-	return structured.Ask(ctx, m.c, AgentReliability, m.request(prompt, reliabilitySchema), m.attempts, checkReliability)
+	return structured.Ask(ctx, m.Chatter, AgentReliability, m.Request(prompt, reliabilitySchema), m.Attempts, checkReliability)
 }
 
-type modelJudge struct{ modelRole }
+type modelJudge struct{ structured.Model }
 
 func (m modelJudge) judge(ctx context.Context, claim string, statements []Statement) (JudgeOutput, error) {
 	ps := make([]prompts.EntailStatement, len(statements))
@@ -72,15 +60,15 @@ func (m modelJudge) judge(ctx context.Context, claim string, statements []Statem
 	if err != nil {
 		return JudgeOutput{}, err
 	}
-	return structured.Ask(ctx, m.c, AgentJudge, m.request(prompt, judgeSchema), m.attempts, checkJudge(statements))
+	return structured.Ask(ctx, m.Chatter, AgentJudge, m.Request(prompt, judgeSchema), m.Attempts, checkJudge(statements))
 }
 
-type modelAuditor struct{ modelRole }
+type modelAuditor struct{ structured.Model }
 
 func (m modelAuditor) audit(ctx context.Context, claim, excerpt string, v JudgeOutput) (AuditorOutput, error) {
 	prompt, err := prompts.EntailAuditor(claim, excerpt, prompts.EntailJudgeVerdict{Verdict: v.Verdict, Confidence: v.Confidence, Reasoning: v.Reasoning})
 	if err != nil {
 		return AuditorOutput{}, err
 	}
-	return structured.Ask(ctx, m.c, AgentAuditor, m.request(prompt, auditorSchema), m.attempts, checkAuditor(v))
+	return structured.Ask(ctx, m.Chatter, AgentAuditor, m.Request(prompt, auditorSchema), m.Attempts, checkAuditor(v))
 }

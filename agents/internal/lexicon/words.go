@@ -149,16 +149,23 @@ var Certainty = []string{
 }
 
 // Approximations mark a figure as approximate.
-var Approximations = []string{"approximately", "about", "around", "roughly", "nearly", "almost", "some", "an estimated", "up to", "more than", "less than", "at least", "over"}
+var Approximations = []string{"approximately", "roughly", "nearly", "almost", "an estimated", "circa", "up to", "more than", "less than", "at least"}
 
-// CausalPhrases assert that one thing brings about another.
+// CausalPhrases assert outright that one thing brings about another.
 var CausalPhrases = []string{
 	"causes", "caused", "cause", "causing", "leads to", "led to", "lead to", "leading to",
 	"results in", "resulted in", "result in", "due to", "because of", "because", "triggers",
-	"triggered", "drives", "drove", "driven by", "produces", "produced", "prevents", "prevented",
-	"cures", "cured", "kills", "killed", "makes", "made", "responsible for", "thanks to",
-	"boosts", "boosted", "increases", "increased", "reduces", "reduced", "lowers", "lowered",
-	"raises", "raised", "improves", "improved", "protects", "protected",
+	"triggered", "drives", "drove", "driven by", "responsible for", "thanks to", "prevents",
+	"prevented", "cures", "cured", "kills", "killed", "makes people", "made people",
+}
+
+// EffectVerbs name a change that may be read as an effect ("X reduces
+// Y") or as a plain description ("prices increased"); they count as causal
+// only against a truth that speaks of an association.
+var EffectVerbs = []string{
+	"increases", "increased", "reduces", "reduced", "lowers", "lowered", "raises", "raised",
+	"boosts", "boosted", "improves", "improved", "protects", "protected", "cuts", "worsens",
+	"worsened", "halves", "halved", "doubles", "doubled",
 }
 
 // CorrelationPhrases assert an association without a cause.

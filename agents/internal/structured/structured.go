@@ -253,3 +253,18 @@ func clip(s string, n int) string {
 	}
 	return string([]rune(s)[:n]) + "…"
 }
+
+// Model is a chat model serving one role.
+type Model struct {
+	Chatter llm.Chatter
+	// Name is the model's name on its backend.
+	Name string
+	// Attempts bounds the replies read for one output; see Ask.
+	Attempts int
+}
+
+// Request is a one-message chat request for prompt, constrained to schema
+// on backends that support it.
+func (m Model) Request(prompt string, schema json.RawMessage) llm.ChatRequest {
+	return llm.ChatRequest{Model: m.Name, Messages: []llm.Message{{Role: "user", Content: prompt}}, Schema: schema}
+}
