@@ -59,6 +59,13 @@ type unavailable interface {
 // backendNamer is implemented by backend errors that name their backend.
 type backendNamer interface{ BackendName() string }
 
+// failedAgent is implemented by errors of an agent whose model gave no
+// valid output within its retries.
+type failedAgent interface {
+	error
+	FailedAgent() string
+}
+
 // problemFor is the one place that maps errors to HTTP statuses. The client
 // sees a clear message; the log gets the detail.
 func problemFor(err error) Problem {
@@ -68,6 +75,7 @@ func problemFor(err error) Problem {
 		ue *UnavailableError
 		un unavailable
 		se *llm.SchemaError
+		fa failedAgent
 	)
 	switch {
 	case errors.As(err, &ie):
@@ -87,6 +95,8 @@ func problemFor(err error) Problem {
 			name = bn.BackendName()
 		}
 		return Problem{Type: "https://verity.dev/problems/backend-unavailable", Title: "Backend unavailable", Status: http.StatusServiceUnavailable, Detail: name + " is unavailable; try again later"}
+	case errors.As(err, &fa):
+		return Problem{Type: "https://verity.dev/problems/agent-failed", Title: "Agent failed", Status: http.StatusBadGateway, Detail: "agent " + fa.FailedAgent() + " gave no valid output within its retries; try again or configure another model"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return Problem{Type: "https://verity.dev/problems/timeout", Title: "Timed out", Status: http.StatusGatewayTimeout, Detail: "the request took longer than the server allows"}
 	case errors.Is(err, context.Canceled):

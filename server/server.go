@@ -60,6 +60,10 @@ type Deps struct {
 	Probes   []Probe
 	// FactCheck serves /v1/factcheck and /v1/factchecks/{messageId}.
 	FactCheck FactChecker
+	// Entail serves POST /v1/entailment.
+	Entail EntailmentRunner
+	// Jury serves POST /v1/jury.
+	Jury JuryRunner
 }
 
 // Server is the HTTP API.
@@ -91,6 +95,8 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	v1.POST("/verify", s.verify)
 	s.corpusRoutes(v1)
 	s.factcheckRoutes(s.engine.Group("/v1"))
+	s.entailRoutes(v1)
+	s.juryRoutes(v1)
 	return s
 }
 

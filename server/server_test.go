@@ -15,7 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/verity-fc/verity/agents/entail"
 	"github.com/verity-fc/verity/agents/factcheck"
+	"github.com/verity-fc/verity/agents/jury"
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
@@ -272,5 +274,6 @@ func ginToOpenAPI(p string) string {
 // allDeps sets every dependency, so that every route is registered. The
 // values are never called.
 func allDeps() Deps {
-	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil), FactCheck: (*factcheck.Pipeline)(nil)}
+	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil), FactCheck: (*factcheck.Pipeline)(nil),
+		Entail: (*entail.Pipeline)(nil), Jury: (*jury.Jury)(nil)}
 }
