@@ -2,12 +2,14 @@ package entail
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/verity-fc/verity/agents/internal/rolestest"
+	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -172,5 +174,31 @@ func TestBuiltinAuditor(t *testing.T) {
 				t.Errorf("reasoning %q does not quote %q", out.AuditorReasoning, tt.quote)
 			}
 		})
+	}
+}
+
+// TestBuiltinOutputsMatchTheSchemas holds the built-in roles to the JSON
+// schemas the model-backed roles are sent.
+func TestBuiltinOutputsMatchTheSchemas(t *testing.T) {
+	const c = "Coffee prevents liver disease."
+	nli := &rolestest.NLI{Table: map[[2]string]evidence.Judgment{{c, "Coffee may prevent liver disease."}: rolestest.Entails(0.9)}}
+	p, err := New(Deps{NLI: nli, NumCheck: noNumbers}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, excerpt := range []string{"Coffee may prevent liver disease. It is cheap.", ""} {
+		res, err := p.Run(context.Background(), Request{Claim: c, SourceExcerpt: excerpt, SourceType: "blog"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			schema []byte
+			out    any
+		}{{extractorSchema, res.Extractor}, {reliabilitySchema, res.Reliability}, {judgeSchema, res.Judge}, {auditorSchema, res.Auditor}} {
+			b, _ := json.Marshal(tt.out)
+			if err := structured.Validate(tt.schema, string(b)); err != nil {
+				t.Errorf("%s: %v", b, err)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package jury
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/verity-fc/verity/agents/internal/rolestest"
+	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -237,5 +239,45 @@ func TestValidatePair(t *testing.T) {
 	} {
 		_, err := j.Run(context.Background(), tt.p)
 		rolestest.AssertErr(t, err, tt.field)
+	}
+}
+
+// TestBuiltinOutputsMatchTheSchemas holds the built-in roles to the JSON
+// schemas the model-backed roles are sent.
+func TestBuiltinOutputsMatchTheSchemas(t *testing.T) {
+	p := Pair{1, "Coffee lowers liver cancer risk in 2020.", "Coffee may lower liver cancer risk in 2021."}
+	nli := &rolestest.NLI{Table: map[[2]string]evidence.Judgment{{p.Claim, p.Truth}: rolestest.Entails(0.8)}}
+	j := builtinJury(t, nli)
+	card, err := j.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !card.Debate.Held {
+		t.Fatal("the pair was meant to split the jury")
+	}
+	check := func(schema []byte, v any) {
+		t.Helper()
+		b, _ := json.Marshal(v)
+		if err := structured.Validate(schema, string(b)); err != nil {
+			t.Errorf("%s: %v", b, err)
+		}
+	}
+	check(frameSchema(frameFields), card.FactFrame)
+	for _, v := range card.Round0 {
+		check(voteSchema, v.Vote)
+	}
+	for _, turn := range card.Debate.Transcript {
+		check(argueSchema, turn.Argument)
+	}
+	for _, v := range card.Round2 {
+		check(revoteSchema, v.Revote)
+	}
+	ruling := Ruling{Reasoning: card.Reasoning, MinimalEdit: card.MinimalEdit}
+	for _, a := range card.Rubric {
+		ruling.Answers = append(ruling.Answers, AxisAnswer{a.Axis, a.Answer, a.Reason})
+	}
+	check(rulingSchema(j.cfg.Foreperson.Rubric), ruling)
+	for _, c := range card.Debate.NoveltyChecks {
+		check(noveltySchema, noveltyReply{c.NewReasoning, c.Reason})
 	}
 }

@@ -1,7 +1,15 @@
 // Package structured asks a chat model for one JSON object and accepts it
 // only when it is strict: the whole reply is a single JSON object, with no
 // markdown, no text around it, no unknown field and no required field
-// missing or null, and the caller's own check passes. An invalid reply is
+// missing or null, it satisfies the request's JSON schema, and the
+// caller's own check passes.
+//
+// llm.Structured is not used here: it accepts JSON inside code fences or
+// prose, which seed 000 forbids ("a VALID standalone JSON object ... no
+// markdown ... no trailing text"), and it has no place for the checks that
+// depend on an agent's inputs (statements copied word for word, reasoning
+// that cites existing statements, an auditor that only downgrades), which
+// must be retried like any other invalid reply. An invalid reply is
 // sent back to the model with the problem named and asked again, a bounded
 // number of times; then the call fails with an *Error naming the agent.
 package structured
@@ -15,7 +23,10 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/verity-fc/verity/llm"
 )
@@ -69,6 +80,9 @@ func Ask[T any](ctx context.Context, c llm.Chatter, agent string, req llm.ChatRe
 		out, err := Decode[T](resp.Content)
 		if err == nil && check != nil {
 			err = check(&out)
+		}
+		if err == nil && len(req.Schema) > 0 {
+			err = Validate(req.Schema, resp.Content)
 		}
 		if err == nil {
 			return out, nil
@@ -267,4 +281,51 @@ type Model struct {
 // on backends that support it.
 func (m Model) Request(prompt string, schema json.RawMessage) llm.ChatRequest {
 	return llm.ChatRequest{Model: m.Name, Messages: []llm.Message{{Role: "user", Content: prompt}}, Schema: schema}
+}
+
+// schemas caches compiled schemas by their text; an agent's schemas are
+// few and fixed (one per configuration at most).
+var schemas sync.Map
+
+// Validate checks the JSON value content against schema, a self-contained
+// JSON schema (draft 2020-12 unless it says otherwise).
+func Validate(schema json.RawMessage, content string) error {
+	s, err := compile(schema)
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(content))
+	if err != nil {
+		return fmt.Errorf("the reply is not valid JSON: %v", err)
+	}
+	if err := s.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return fmt.Errorf("the reply breaks the schema: %s", clip(strings.Join(strings.Fields(ve.Error()), " "), 500))
+		}
+		return fmt.Errorf("the reply breaks the schema: %v", err)
+	}
+	return nil
+}
+
+func compile(schema json.RawMessage) (*jsonschema.Schema, error) {
+	if s, ok := schemas.Load(string(schema)); ok {
+		return s.(*jsonschema.Schema), nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("schema is not JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	const loc = "mem:///agent.schema.json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, fmt.Errorf("add schema: %w", err)
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("compile schema: %w", err)
+	}
+	schemas.Store(string(schema), s)
+	return s, nil
 }

@@ -145,3 +145,27 @@ func TestCheck(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestAskValidatesTheSchema(t *testing.T) {
+	schema := []byte(`{"type":"object","required":["agent","items"],"properties":{"agent":{"enum":["A"]},"items":{"type":"array","maxItems":1}}}`)
+	c := &scripted{replies: []string{`{"agent": "B", "items": []}`, `{"agent": "A", "items": [{"id": 1, "text": "x"}, {"id": 2, "text": "y"}]}`, `{"agent": "A", "items": []}`}}
+	got, err := Ask[out](context.Background(), c, "TEST", llm.ChatRequest{Schema: schema}, 3, nil)
+	if err != nil || got.Agent != "A" || len(c.reqs) != 3 {
+		t.Fatalf("got %+v, %v after %d requests", got, err, len(c.reqs))
+	}
+	if msg := c.reqs[1].Messages[len(c.reqs[1].Messages)-1].Content; !strings.Contains(msg, "breaks the schema") || !strings.Contains(msg, "/agent") {
+		t.Errorf("feedback = %q", msg)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":0,"maximum":100}}}`)
+	for content, ok := range map[string]bool{`{"n": 5}`: true, `{"n": 101}`: false, `{"n": 1.5}`: false, `{`: false} {
+		if err := Validate(schema, content); (err == nil) != ok {
+			t.Errorf("Validate(%s) = %v", content, err)
+		}
+	}
+	if err := Validate([]byte(`{"type": 3}`), `{}`); err == nil {
+		t.Error("an invalid schema compiled")
+	}
+}
