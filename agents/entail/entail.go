@@ -26,7 +26,6 @@ import (
 	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/llm"
-	"github.com/verity-fc/verity/quantity"
 )
 
 // Builtin is the model name that selects a role's built-in implementation.
@@ -162,7 +161,9 @@ type Config struct {
 // defaults.
 type JudgeConfig struct {
 	// Decide is the NLI probability at or above which the built-in judge
-	// calls a statement entailing or contradicting. Default 0.5.
+	// calls a statement entailing or contradicting. Default 0.4: with the
+	// built-in NLI model it gave the best mean macro-F1 over FEVER,
+	// VitaminC and SciFact development samples (0.35-0.55 tried).
 	Decide float64
 	// Inconsistency is the NLI contradiction probability between two
 	// extracted statements at or above which the source is internally
@@ -195,7 +196,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	if c.Judge.Decide <= 0 || c.Judge.Decide >= 1 {
-		c.Judge.Decide = 0.5
+		c.Judge.Decide = 0.4
 	}
 	if c.Judge.Inconsistency <= 0 || c.Judge.Inconsistency > 1 {
 		c.Judge.Inconsistency = 0.85
@@ -218,9 +219,6 @@ type Deps struct {
 	Chatter llm.Chatter
 	// NLI backs the built-in judge; required when the judge is built in.
 	NLI NLI
-	// NumCheck compares the numbers, dates and units of the claim with a
-	// statement's. Default quantity.Compare.
-	NumCheck func(claim, source string) evidence.NumCheck
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
@@ -282,11 +280,7 @@ func New(deps Deps, cfg Config) (*Pipeline, error) {
 		if deps.NLI == nil {
 			return nil, errors.New("entail: the built-in judge needs an NLI judge")
 		}
-		num := deps.NumCheck
-		if num == nil {
-			num = quantity.Compare
-		}
-		p.judge = &builtinJudge{nli: deps.NLI, num: num, cfg: cfg.Judge}
+		p.judge = &builtinJudge{nli: deps.NLI, cfg: cfg.Judge}
 	} else {
 		p.judge = modelJudge{model(m.Judge)}
 	}

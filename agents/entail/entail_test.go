@@ -87,7 +87,7 @@ func TestAgentIsolation(t *testing.T) {
 // the source type.
 func TestBuiltinJudgeSeesOnlyClaimAndStatements(t *testing.T) {
 	nli := &rolestest.NLI{}
-	p := newPipeline(t, Deps{NLI: nli, NumCheck: noNumbers}, Config{})
+	p := newPipeline(t, Deps{NLI: nli}, Config{})
 	if _, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType}); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestRetryRecovers(t *testing.T) {
 
 func TestEmptySource(t *testing.T) {
 	t.Run("builtin", func(t *testing.T) {
-		p := newPipeline(t, Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{})
+		p := newPipeline(t, Deps{NLI: &rolestest.NLI{}}, Config{})
 		res, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: "  \n ", SourceType: "peer-reviewed journal"})
 		if err != nil {
 			t.Fatal(err)
@@ -218,7 +218,7 @@ func TestInternalInconsistency(t *testing.T) {
 		{c, s2}:  rolestest.Contradicts(0.8),
 		{s2, s1}: rolestest.Contradicts(0.95),
 	}}
-	p := newPipeline(t, Deps{NLI: nli, NumCheck: noNumbers}, Config{})
+	p := newPipeline(t, Deps{NLI: nli}, Config{})
 	res, err := p.Run(context.Background(), Request{Claim: c, SourceExcerpt: s1 + " " + s2, SourceType: "government report"})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func containsString(ss []string, s string) bool {
 }
 
 func TestValidate(t *testing.T) {
-	p := newPipeline(t, Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{MaxExcerptChars: 50})
+	p := newPipeline(t, Deps{NLI: &rolestest.NLI{}}, Config{MaxExcerptChars: 50})
 	tests := []struct {
 		name  string
 		req   Request
@@ -268,13 +268,13 @@ func TestNewNeedsCollaborators(t *testing.T) {
 	if _, err := New(Deps{}, Config{}); err == nil {
 		t.Error("a built-in judge without NLI was accepted")
 	}
-	if _, err := New(Deps{NLI: &rolestest.NLI{}, NumCheck: noNumbers}, Config{Models: Models{Auditor: "llama3"}}); err == nil || !strings.Contains(err.Error(), "auditor") {
+	if _, err := New(Deps{NLI: &rolestest.NLI{}}, Config{Models: Models{Auditor: "llama3"}}); err == nil || !strings.Contains(err.Error(), "auditor") {
 		t.Errorf("a model role without a backend: err = %v", err)
 	}
 }
 
 func TestBackendErrorsPassThrough(t *testing.T) {
-	p := newPipeline(t, Deps{NLI: &rolestest.NLI{Err: errors.New("nli down")}, NumCheck: noNumbers}, Config{})
+	p := newPipeline(t, Deps{NLI: &rolestest.NLI{Err: errors.New("nli down")}}, Config{})
 	_, err := p.Run(context.Background(), Request{Claim: claim, SourceExcerpt: excerpt, SourceType: sourceType})
 	if err == nil || !strings.Contains(err.Error(), "nli down") || !strings.Contains(err.Error(), AgentJudge) {
 		t.Errorf("err = %v", err)

@@ -85,7 +85,7 @@ func (b builtinJuror) judge(f *facts) Vote {
 		issues = slices.Concat(f.issues(AxisContext), f.placeIssues(), f.issues(AxisCertainty), f.issues(AxisCausal))
 	case JurorSteelman:
 		for _, e := range f.issues(AxisNumeric) {
-			if e.Issue == "the truth gives a different figure" {
+			if e.Issue == issueConflict {
 				issues = append(issues, e)
 			}
 		}
@@ -114,7 +114,7 @@ func (b builtinJuror) judge(f *facts) Vote {
 
 // hard reports a point on a figure the truth gives differently.
 func hard(es []Evidence) bool {
-	return slices.ContainsFunc(es, func(e Evidence) bool { return e.Issue == "the truth gives a different figure" })
+	return slices.ContainsFunc(es, func(e Evidence) bool { return e.Issue == issueConflict })
 }
 
 func reasonFor(juror, verdict string, points []Evidence) string {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/verity-fc/verity/agents/internal/figures"
 	"github.com/verity-fc/verity/agents/internal/lexicon"
 	"github.com/verity-fc/verity/quantity"
 )
@@ -155,12 +156,14 @@ func describe(e Evidence) string {
 	}
 }
 
-func isTime(q quantity.Quantity) bool { return q.Kind == quantity.Year || q.Kind == quantity.Date }
+func isTime(q quantity.Quantity) bool { return figures.IsTime(q) }
 
 // numericIssues finds claim figures the truth contradicts, does not settle
 // or lacks: dates and years (scope's "when") when times is set, the other
-// figures otherwise. A figure written without digits ("one of") is not
-// held against the claim when the truth lacks it.
+// figures otherwise. A contradiction counts only when the pairing is firm
+// (figures.Firm); a figure written without digits ("one of") or a date
+// bound ("after 1960") is not held against the claim when the truth lacks
+// it.
 func (f *facts) numericIssues(times bool) []Evidence {
 	field := FieldQuantities
 	if times {
@@ -173,17 +176,24 @@ func (f *facts) numericIssues(times bool) []Evidence {
 		}
 		switch fd.Outcome {
 		case quantity.Conflicts:
-			out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, "the truth gives a different figure"})
+			if figures.Firm(fd, f.truthQty, f.claim) {
+				out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, issueConflict})
+			}
 		case quantity.Unsettled:
-			out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, "the truth's figure does not settle the claim's"})
+			if figures.Firm(fd, f.truthQty, f.claim) {
+				out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, "the truth's figure does not settle the claim's"})
+			}
 		case quantity.NotCompared:
-			if strings.IndexFunc(fd.Claim.Text, unicode.IsDigit) >= 0 {
+			if strings.IndexFunc(fd.Claim.Text, unicode.IsDigit) >= 0 && !(isTime(fd.Claim) && figures.Bounded(f.claim, fd.Claim)) {
 				out = append(out, Evidence{field, fd.Claim.Text, "", "the truth gives no such figure"})
 			}
 		}
 	}
 	return out
 }
+
+// issueConflict marks a figure the truth gives differently.
+const issueConflict = "the truth gives a different figure"
 
 // agreeing lists the claim figures the truth confirms.
 func (f *facts) agreeing() []Evidence {
@@ -210,7 +220,15 @@ func mentions(text, name string) bool {
 	return len(ws) > 0 && lexicon.Overlap(name, text) == 1
 }
 
+// entityIssues finds names in the claim that the truth does not mention,
+// when the truth does not entail the claim: a truth often refers to what
+// the claim names by a pronoun or a description ("the film"), and then
+// NLI entailment says the reference holds. Measured on VitaminC, counting
+// every unmentioned name marked two thirds of the faithful claims.
 func (f *facts) entityIssues() []Evidence {
+	if f.entail >= 0.5 {
+		return nil
+	}
 	var out []Evidence
 	for _, n := range lexicon.ProperNames(f.claim) {
 		if !mentions(f.truth, n) && !isPlace(f.claimScope, n) {
@@ -224,7 +242,11 @@ func isPlace(s Scope, name string) bool {
 	return slices.Contains(strings.Split(s.Region, ", "), name)
 }
 
-// placeIssues compares where and whom claim and truth speak of.
+// placeIssues compares where and whom claim and truth speak of. A place
+// or group in the claim where the truth gives a different one is an
+// issue; one the claim adds or drops is an issue only when the truth does
+// not entail the claim (a dropped "in North America" beside a worldwide
+// total is not).
 func (f *facts) placeIssues() []Evidence {
 	var out []Evidence
 	for _, part := range []struct{ claim, truth, what string }{
@@ -233,10 +255,10 @@ func (f *facts) placeIssues() []Evidence {
 	} {
 		switch {
 		case part.claim == "" && part.truth != "":
-			if !mentions(f.claim, part.truth) {
+			if f.entail < 0.5 && !mentions(f.claim, part.truth) {
 				out = append(out, Evidence{FieldScope, "", part.truth, "the claim drops the " + part.what + " the truth is limited to"})
 			}
-		case part.claim != "" && !mentions(f.truth, part.claim):
+		case part.claim != "" && !mentions(f.truth, part.claim) && (part.truth != "" || f.entail < 0.5):
 			out = append(out, Evidence{FieldScope, part.claim, part.truth, "the truth does not speak of this " + part.what})
 		}
 	}

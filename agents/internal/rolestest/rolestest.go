@@ -4,15 +4,21 @@
 package rolestest
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/nli"
 )
 
 // NLI answers from Table keyed by claim and passage; any other pair is
@@ -121,4 +127,84 @@ func AssertErr(t testing.TB, err error, want string) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want one about %q", err, want)
 	}
+}
+
+// SharedData returns the labeled-data folder: $VERITY_SHARED_DATA, or
+// ../shared/data beside the repository. It skips t when the folder is
+// absent (the data is never part of the repository) and in -short runs.
+func SharedData(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("labeled-data run")
+	}
+	dir := os.Getenv("VERITY_SHARED_DATA")
+	if dir == "" {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+		if err != nil {
+			t.Skipf("labeled data: cannot find the module root: %v", err)
+		}
+		dir = filepath.Join(strings.TrimSpace(string(out)), "..", "shared", "data")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("labeled data not found at %s; set VERITY_SHARED_DATA", dir)
+	}
+	return dir
+}
+
+// Row is one labeled example.
+type Row struct {
+	Claim string
+	// Text is the evidence sentences, or a SciFact abstract, joined.
+	Text  string
+	Label string
+}
+
+// ReadRows reads every every-th line of the JSONL file at path (a labeled
+// set of the shared data) that has evidence, up to max rows. With
+// abstract, the text is the line's "abstract" rather than its "evidence".
+func ReadRows(t testing.TB, path string, every, max int, abstract bool) []Row {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("labeled data: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	var out []Row
+	for i := 1; sc.Scan() && len(out) < max; i++ {
+		if i%every != 0 {
+			continue
+		}
+		var d struct {
+			Claim    string   `json:"claim"`
+			Evidence []string `json:"evidence"`
+			Abstract []string `json:"abstract"`
+			Label    string   `json:"label"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatalf("%s line %d: %v", path, i, err)
+		}
+		text := d.Evidence
+		if abstract {
+			text = d.Abstract
+		}
+		if len(text) > 0 {
+			out = append(out, Row{Claim: d.Claim, Text: strings.Join(text, " "), Label: d.Label})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
+}
+
+// BuiltinNLI returns the NLI judge that ships with verity.
+func BuiltinNLI(t testing.TB) *nli.Builtin {
+	t.Helper()
+	j, err := nli.LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
