@@ -165,7 +165,7 @@ func minimalEdit(f *facts) string {
 	}
 	// Check the edit by the same rules; NLI is not asked again, so the
 	// rules that read it are set to pass.
-	g := &facts{claim: edit, truth: f.truth, entail: 1, findings: quantity.Check(edit, f.truth), truthQty: f.truthQty,
+	g := &facts{claim: edit, truth: f.truth, entail: 1, findings: quantity.Check(edit, f.truth),
 		claimScope: scopeOf(edit), truthScope: f.truthScope}
 	clean := true
 	for _, axis := range []string{AxisNumeric, AxisScope, AxisCausal, AxisCertainty, AxisContext} {

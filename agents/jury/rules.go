@@ -8,7 +8,6 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/verity-fc/verity/agents/internal/figures"
 	"github.com/verity-fc/verity/agents/internal/lexicon"
 	"github.com/verity-fc/verity/quantity"
 )
@@ -23,7 +22,6 @@ type facts struct {
 	// against the truth and against each of its sentences.
 	entail, contradict float64
 	findings           []quantity.Finding
-	truthQty           []quantity.Quantity
 	claimScope         Scope
 	truthScope         Scope
 }
@@ -87,7 +85,7 @@ func derive(ctx context.Context, nli NLI, claim, truth string) (*facts, error) {
 	if len(js) != len(passages) {
 		return nil, fmt.Errorf("judge claim against truth: %d judgments for %d passages", len(js), len(passages))
 	}
-	f := &facts{claim: claim, truth: truth, findings: quantity.Check(claim, truth), truthQty: quantity.Extract(truth),
+	f := &facts{claim: claim, truth: truth, findings: quantity.Check(claim, truth),
 		claimScope: scopeOf(claim), truthScope: scopeOf(truth)}
 	for _, j := range js {
 		f.entail = max(f.entail, j.Entail)
@@ -156,14 +154,12 @@ func describe(e Evidence) string {
 	}
 }
 
-func isTime(q quantity.Quantity) bool { return figures.IsTime(q) }
+func isTime(q quantity.Quantity) bool { return q.Kind == quantity.Year || q.Kind == quantity.Date }
 
 // numericIssues finds claim figures the truth contradicts, does not settle
 // or lacks: dates and years (scope's "when") when times is set, the other
-// figures otherwise. A contradiction counts only when the pairing is firm
-// (figures.Firm); a figure written without digits ("one of") or a date
-// bound ("after 1960") is not held against the claim when the truth lacks
-// it.
+// figures otherwise. A figure written without digits ("one of") is not
+// held against the claim when the truth lacks it.
 func (f *facts) numericIssues(times bool) []Evidence {
 	field := FieldQuantities
 	if times {
@@ -176,15 +172,11 @@ func (f *facts) numericIssues(times bool) []Evidence {
 		}
 		switch fd.Outcome {
 		case quantity.Conflicts:
-			if figures.Firm(fd, f.truthQty, f.claim) {
-				out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, issueConflict})
-			}
+			out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, issueConflict})
 		case quantity.Unsettled:
-			if figures.Firm(fd, f.truthQty, f.claim) {
-				out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, "the truth's figure does not settle the claim's"})
-			}
+			out = append(out, Evidence{field, fd.Claim.Text, fd.Source.Text, "the truth's figure does not settle the claim's"})
 		case quantity.NotCompared:
-			if strings.IndexFunc(fd.Claim.Text, unicode.IsDigit) >= 0 && !(isTime(fd.Claim) && figures.Bounded(f.claim, fd.Claim)) {
+			if strings.IndexFunc(fd.Claim.Text, unicode.IsDigit) >= 0 {
 				out = append(out, Evidence{field, fd.Claim.Text, "", "the truth gives no such figure"})
 			}
 		}

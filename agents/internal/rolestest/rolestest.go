@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -127,28 +125,6 @@ func AssertErr(t testing.TB, err error, want string) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want one about %q", err, want)
 	}
-}
-
-// SharedData returns the labeled-data folder: $VERITY_SHARED_DATA, or
-// ../shared/data beside the repository. It skips t when the folder is
-// absent (the data is never part of the repository) and in -short runs.
-func SharedData(t testing.TB) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("labeled-data run")
-	}
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-		if err != nil {
-			t.Skipf("labeled data: cannot find the module root: %v", err)
-		}
-		dir = filepath.Join(strings.TrimSpace(string(out)), "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("labeled data not found at %s; set VERITY_SHARED_DATA", dir)
-	}
-	return dir
 }
 
 // Row is one labeled example.
