@@ -327,9 +327,9 @@ func (b *builtinJudge) inconsistency(ctx context.Context, claim string, st []Sta
 	return best, bestP, nil
 }
 
-// anchor maps a probability in [0.5,1] onto the seed's calibration
-// anchors: 0.5-0.8 to 40-69 (partial), 0.8-0.95 to 70-89 (strong), 0.95-1
-// to 90-100 (explicit).
+// anchor maps a deciding probability onto the seed's calibration
+// anchors: up to 0.5 to 40, 0.5-0.8 to 40-69 (partial), 0.8-0.95 to
+// 70-89 (strong), 0.95-1 to 90-100 (explicit).
 func anchor(p float64) int {
 	switch {
 	case p >= 0.95:

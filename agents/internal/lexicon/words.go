@@ -137,7 +137,7 @@ var Hedges = []string{
 	"possibly", "possible", "perhaps", "probably", "appears", "appear", "appeared", "seems",
 	"seem", "potentially", "potential", "preliminary", "reportedly", "allegedly", "indicates",
 	"indicate", "is thought", "are thought", "is believed", "are believed", "tentative",
-	"uncertain", "unclear", "estimated", "expected to", "hypothesized", "speculated",
+	"uncertain", "unclear", "expected to", "hypothesized", "speculated",
 }
 
 // Certainty are the words that assert more certainty than a plain
