@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/verity-fc/verity/agents/entail"
 	"github.com/verity-fc/verity/agents/factcheck"
+	"github.com/verity-fc/verity/agents/jury"
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/embedding"
 	"github.com/verity-fc/verity/ingest"
@@ -40,6 +42,8 @@ type app struct {
 	// model backend is configured.
 	chat      llm.Chatter
 	factcheck *factcheck.Pipeline
+	entail    *entail.Pipeline
+	jury      *jury.Jury
 }
 
 // openApp opens the data directory (creating it) and wires the embedded
@@ -87,7 +91,24 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
 	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{})
+	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{}); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("entailment audit: %w", err)
+	}
+	if a.jury, err = a.newJury(jury.DefaultConfig()); err != nil {
+		a.Close()
+		return nil, err
+	}
 	return a, nil
+}
+
+// newJury builds a jury with cfg on the app's models.
+func (a *app) newJury(cfg jury.Config) (*jury.Jury, error) {
+	j, err := jury.New(jury.Deps{Chatter: a.chat, NLI: a.judge, Logger: a.log}, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jury: %w", err)
+	}
+	return j, nil
 }
 
 // withApp loads cmd's configuration, opens the app, runs fn and closes it.

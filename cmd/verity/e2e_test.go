@@ -302,3 +302,57 @@ func TestEmbedderChangeIsExplained(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestJuryAndEntailCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	csv := "claim,truth\n\"The bridge opened in 1937.\",\"The Golden Gate Bridge opened to traffic in 1937.\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "pairs.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "data:\n  source: pairs.csv\n  claim_col: claim\n  truth_col: truth\ndebate:\n  max_rounds: 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "jury.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := verity(t, "jury", "--data", data, "--config", filepath.Join(dir, "jury.yaml"), "--json")
+	if code != 0 {
+		t.Fatalf("jury exited %d: %s", code, stderr)
+	}
+	var outcomes []struct {
+		PairID int `json:"pair_id"`
+		Card   struct {
+			Verdict string
+			Rubric  []struct{ Axis, Answer string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &outcomes); err != nil || len(outcomes) != 1 {
+		t.Fatalf("jury --json = %v: %s", err, out)
+	}
+	if v := outcomes[0].Card.Verdict; v != "Faithful" && v != "Mutated" && v != "Ambiguous" || len(outcomes[0].Card.Rubric) != 5 {
+		t.Errorf("card = %+v", outcomes[0].Card)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("debate:\n  max_rounds: -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := verity(t, "jury", "--data", data, "--config", filepath.Join(dir, "bad.yaml")); code != 2 || !strings.Contains(stderr, "max_rounds") {
+		t.Errorf("bad jury config: exit %d, stderr %q", code, stderr)
+	}
+
+	out, stderr, code = verity(t, "entail", "--data", data, "--claim", "The bridge opened in 1937.",
+		"--excerpt", "The Golden Gate Bridge opened to traffic in 1937.", "--source-type", "city archive")
+	if code != 0 {
+		t.Fatalf("entail exited %d: %s", code, stderr)
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"extractor", "reliability", "judge", "auditor", "final"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("entail output lacks %q: %s", k, out)
+		}
+	}
+	if _, stderr, code := verity(t, "entail", "--data", data, "--excerpt", "x"); code != 2 || !strings.Contains(stderr, "claim") {
+		t.Errorf("entail without claim: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -15,6 +15,10 @@ import (
 // overrides.
 const configKey = "verity-config-key"
 
+// verityConfigFlag is the command annotation naming the flag that holds
+// verity's configuration file when --config is taken.
+const verityConfigFlag = "verity-config-flag"
+
 // bindFlag ties a flag to a configuration key, so that a flag the user set
 // overrides the file and the environment.
 func bindFlag(fs *pflag.FlagSet, name, key string) {
@@ -85,7 +89,13 @@ func loadFor(cmd *cobra.Command) (Config, *slog.Logger, error) {
 	if ferr != nil {
 		return Config{}, nil, ferr
 	}
-	path, _ := cmd.Flags().GetString("config")
+	// A command whose own --config means something else (jury) names the
+	// flag that carries verity's configuration file.
+	name := "config"
+	if n := cmd.Annotations[verityConfigFlag]; n != "" {
+		name = n
+	}
+	path, _ := cmd.Flags().GetString(name)
 	cfg, err := loadConfig(path, environ(), flags)
 	if err != nil {
 		return Config{}, nil, err

@@ -71,6 +71,8 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		Jobs:      runner,
 		Sources:   a.corpus,
 		FactCheck: a.factcheck,
+		Entail:    a.entail,
+		Jury:      a.jury,
 		Probes: []server.Probe{{Name: "corpus", Ping: func(ctx context.Context) error {
 			_, err := a.corpus.Stats(ctx)
 			return err

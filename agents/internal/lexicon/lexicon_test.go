@@ -110,3 +110,22 @@ func TestStartsWithPronoun(t *testing.T) {
 		}
 	}
 }
+
+func TestHedgeIsNotTheMonth(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"The bridge opened to traffic on May 27, 1937.", false},
+		{"It opened on 27 May 1937.", false},
+		{"Sales fell in May.", false},
+		{"In May 2023 the count passed 9,000.", false},
+		{"The drug may help some patients.", true},
+		{"May the results hold? They may.", true},
+	}
+	for _, tt := range tests {
+		if got := len(Phrases(tt.text, Hedges)) > 0; got != tt.want {
+			t.Errorf("hedged(%q) = %v, want %v (%v)", tt.text, got, tt.want, Phrases(tt.text, Hedges))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -120,7 +121,7 @@ func set(words string) map[string]bool {
 // Phrases finds which of phrases occur in text as whole words, case
 // ignored, in the order of phrases.
 func Phrases(text string, phrases []string) []string {
-	ws := " " + strings.Join(Words(text), " ") + " "
+	ws := " " + strings.Join(Words(maskMonthMay(text)), " ") + " "
 	var out []string
 	for _, p := range phrases {
 		if strings.Contains(ws, " "+p+" ") {
@@ -128,6 +129,17 @@ func Phrases(text string, phrases []string) []string {
 		}
 	}
 	return out
+}
+
+// monthMay matches "May" the month: capitalised beside a day or year
+// ("May 27", "27 May", "May 2023") or after a preposition of time ("in May").
+var monthMay = regexp.MustCompile(`\b(?:May\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+May\b|(?i:in|of|on|since|until|by|from|early|late|mid|during)[\s-]+May\b)`)
+
+// maskMonthMay hides the month May from the hedge word "may".
+func maskMonthMay(text string) string {
+	return monthMay.ReplaceAllStringFunc(text, func(m string) string {
+		return strings.Replace(m, "May", "Maymonth", 1)
+	})
 }
 
 // Hedges are the modal and hedging words that make a statement less than
