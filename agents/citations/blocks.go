@@ -68,6 +68,9 @@ type mark struct {
 	id    string
 	label string // reference key for refMark and anchorMark
 	url   string // for linkMark
+	// textLen is the length of the link's text, which ends at off; 0 for
+	// markers and bare URLs.
+	textLen int
 }
 
 // builder accumulates one block's text with collapsed whitespace.
@@ -129,6 +132,7 @@ func (b *builder) truncate(n int) {
 func (b *builder) mark(m mark) {
 	cur := strings.TrimRight(b.b.String(), " ")
 	m.off = b.b.Len()
+	m.textLen = min(m.textLen, m.off)
 	trimmed := strings.TrimRightFunc(cur, closesQuote)
 	m.afterStop = strings.HasSuffix(trimmed, ".") || strings.HasSuffix(trimmed, "!") || strings.HasSuffix(trimmed, "?")
 	b.marks = append(b.marks, m)

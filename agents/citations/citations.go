@@ -251,6 +251,9 @@ func (c *Checker) Check(ctx context.Context, doc Document) (Report, error) {
 	}
 	var claims []claim
 	for _, s := range parseDocument(text, format) {
+		if s.linkOnly {
+			continue
+		}
 		if info, ok := analyseClaim(s.text, len(s.cites) > 0); ok {
 			claims = append(claims, claim{sentence: s, info: info})
 		}

@@ -71,13 +71,17 @@ type claimInfo struct {
 
 // analyseClaim decides whether a sentence is a check-worthy claim and
 // classifies it. A cited sentence is a claim unless it is a question, a
-// pointer ("See [3].") or under four words: its author vouched for it with
-// a source. An uncited one must also state a fact (a figure, a date, an
-// attribution, a cause or a named entity) and not be an opinion, a
+// pointer ("See [3].") or a single word: its author vouched for it with a
+// source. An uncited one must have four words or more, state a fact (a
+// figure, a date, an attribution, a cause or a named entity) and not be an opinion, a
 // recommendation, a hedge or a prediction.
 func analyseClaim(text string, cited bool) (claimInfo, bool) {
 	t := strings.TrimSpace(text)
-	if len(strings.Fields(t)) < 4 || strings.HasSuffix(strings.TrimRight(t, `"')”’ `), "?") || pointerRe.MatchString(t) {
+	minWords := 4
+	if cited {
+		minWords = 2
+	}
+	if len(strings.Fields(t)) < minWords || strings.HasSuffix(strings.TrimRight(t, `"')”’ `), "?") || pointerRe.MatchString(t) {
 		return claimInfo{}, false
 	}
 	if !cited && (opinionRe.MatchString(t) || hedgeRe.MatchString(t)) {

@@ -35,7 +35,9 @@ func TestAnalyseClaim(t *testing.T) {
 		{"We recommend a freemium model for schools.", false, want{}},
 		{"Is the market worth $50 billion?", true, want{}},
 		{"See the appendix for details.", true, want{}},
-		{"Sales rose 5%.", true, want{}},
+		{"Sales rose 5%.", true, want{true, KindStatistic, false, false, false}},
+		{"Sales rose 5%.", false, want{}},
+		{"Report.", true, want{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -16,7 +16,7 @@ const (
 )
 
 // refHeadingRe matches the heading of a reference section.
-var refHeadingRe = regexp.MustCompile(`(?i)^(?:[\dIVX]+[.)]?\s+)?(?:references?|sources?(?: cited)?|citations?|bibliography|works cited|notes|footnotes|endnotes|further reading|literature)\s*:?$`)
+var refHeadingRe = regexp.MustCompile(`(?i)^(?:[\dIVX]+[.)]?\s+)?(?:references?|sources?(?: cited)?|citations?|bibliography|works cited|notes|footnotes|endnotes|further reading|reading list|literature|resources|links|related links)\s*:?$`)
 
 // sentence is a sentence of the document's prose with the citations
 // attached to it.
@@ -24,6 +24,9 @@ type sentence struct {
 	text  string
 	line  int
 	cites []cite
+	// linkOnly: the whole sentence is a link's text ("- [Annual report
+	// 2023](https://...)"), a listing rather than a claim.
+	linkOnly bool
 }
 
 // cite is one citation of a sentence.
@@ -116,6 +119,10 @@ func parseDocument(text, format string) []sentence {
 		}
 		for _, m := range bl.marks {
 			k := sentenceOf(spans, m)
+			if m.textLen > 0 && m.off-m.textLen <= spans[k].start &&
+				m.off >= spans[k].start+len(strings.TrimRight(ss[k].text, " .,;:!?")) {
+				ss[k].linkOnly = true
+			}
 			if c, ok := resolve(m, entries, anchors); ok && !hasCite(ss[k].cites, c) {
 				ss[k].cites = append(ss[k].cites, c)
 			}

@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -183,5 +184,17 @@ func TestTrimURL(t *testing.T) {
 		if got := trimURL(in); got != want {
 			t.Errorf("trimURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestLinkListingsAreNotClaims(t *testing.T) {
+	doc := "Useful pages:\n\n- [Annual report 2023](https://a.example/r)\n- Sales rose 5% ([filing](https://b.example/f)).\n"
+	var got []string
+	for _, s := range parseDocument(doc, FormatMarkdown) {
+		got = append(got, fmt.Sprintf("%s linkOnly=%v", s.text, s.linkOnly))
+	}
+	want := []string{"Useful pages: linkOnly=false", "Annual report 2023 linkOnly=true", "Sales rose 5% (filing). linkOnly=false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -376,8 +376,10 @@ func linkMarkFor(b *builder, text, dest string, line int) {
 	display := strings.TrimSpace(anyTagRe.ReplaceAllString(text, ""))
 	display = strings.NewReplacer("**", "", "__", "", "*", "", "`", "").Replace(display)
 	id, isMarker := markerText(display)
+	textLen := 0
 	if !isMarker {
 		b.text(display, line)
+		textLen = len(strings.Join(strings.Fields(display), " "))
 	}
 	if strings.HasPrefix(dest, "[") {
 		label := strings.ToLower(strings.TrimSpace(dest[1 : len(dest)-1]))
@@ -387,7 +389,7 @@ func linkMarkFor(b *builder, text, dest string, line int) {
 		if !isMarker {
 			id = "[" + display + "]"
 		}
-		b.mark(mark{kind: refMark, id: id, label: label})
+		b.mark(mark{kind: refMark, id: id, label: label, textLen: textLen})
 		return
 	}
 	target := strings.TrimSpace(dest[1 : len(dest)-1])
@@ -399,8 +401,8 @@ func linkMarkFor(b *builder, text, dest string, line int) {
 		if !isMarker {
 			id = "[" + display + "]"
 		}
-		b.mark(mark{kind: anchorMark, id: id, label: target[1:]})
+		b.mark(mark{kind: anchorMark, id: id, label: target[1:], textLen: textLen})
 	case isWebURL(target):
-		b.mark(mark{kind: linkMark, id: linkID(display, target), url: absoluteURL(target)})
+		b.mark(mark{kind: linkMark, id: linkID(display, target), url: absoluteURL(target), textLen: textLen})
 	}
 }
