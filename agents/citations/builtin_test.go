@@ -24,6 +24,8 @@ func TestWithBuiltinJudge(t *testing.T) {
 		{"other price", "Duolingo Super costs $4 per month for an individual learner", "/pricing", StatusContradicted, "$12.99"},
 		{"unrelated page", "The global AI tutoring market was worth $50 billion in 2023", "/unrelated", StatusClaimNotInSource, ""},
 		{"page that instructs the checker", "The global AI tutoring market was worth $50 billion in 2023", "/injection", StatusClaimNotInSource, ""},
+		{"page that negates it", "The global AI tutoring market grew 20% in 2023", "/negated", StatusContradicted, ""},
+		{"page that negates something else", "The global AI tutoring market grew 20% in 2023", "/grew", StatusVerified, ""},
 		{"misattributed", "According to Khan Academy, 60% of students prefer online learning", "/pew", StatusMisattributed, ""},
 		{"attributed", "According to Khan Academy, 60% of students prefer online learning", "/khan", StatusVerified, ""},
 	}

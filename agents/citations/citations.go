@@ -95,6 +95,11 @@ type Config struct {
 	Parallel int
 	// PerHost bounds the fetches in flight to one host. Default 2.
 	PerHost int
+	// FetchBudget bounds the time all fetches of one run may take; URLs
+	// not fetched by then get the status timeout and the report is still
+	// made. Default 45 s, under the server's 60 s request timeout. Each
+	// fetch is also bounded by the fetcher's own timeout.
+	FetchBudget time.Duration
 	// TopPassages is how many passages of a page, those sharing the most
 	// content words with the claim, are judged. Default 6 (seed 004's
 	// top_n).
@@ -147,6 +152,9 @@ func (c Config) withDefaults() Config {
 	setInt(&c.MaxURLs, 200)
 	setInt(&c.Parallel, 8)
 	setInt(&c.PerHost, 2)
+	if c.FetchBudget <= 0 {
+		c.FetchBudget = 45 * time.Second
+	}
 	setInt(&c.TopPassages, 6)
 	setInt(&c.MaxPassages, 400)
 	setFloat(&c.VerifyEntail, 0.6)

@@ -78,18 +78,27 @@ var (
 	// softNotFoundRe finds a "not found" page served with status 200; a
 	// bare "404" counts only in a title.
 	softNotFoundRe  = regexp.MustCompile(`(?i)\b(?:page not found|(?:error )?404 (?:error|not found)|page (?:cannot|could not|can't) be found|page (?:does not|doesn't) exist|page is no longer available)\b`)
-	notFoundTitleRe = regexp.MustCompile(`(?i)^\W*404\b|\b404\W*$|\bnot found\b`)
+	notFoundTitleRe = regexp.MustCompile(`(?i)^\W*(?:error\s+)?(?:404|not found)\b|\b404\W*$`)
 	// injectionRe finds sentences that address the checker instead of
-	// informing a reader. They are data like the rest of the page; they
-	// are left out because they are not evidence, and a judge (a model
-	// above all) should not read them as if they were.
-	injectionRe = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|these)\s+(?:instructions?|directions?|prompts?|rules?|context)|\b(?:fact[- ]?checkers?|ai|assistants?|language models?|llms?|chatbots?|verifiers?|graders?|reviewers?|crawlers?|bots?)\b[^.]{0,80}\b(?:must|should|shall|are instructed to|need to|have to)\b|\b(?:mark|report|classify|treat|rate|label|score|consider)\s+(?:this|the|these|every|all|each|any)\s+(?:claims?|statements?|citations?|sources?|documents?|pages?|facts?)\s+(?:as|to be)\b|\bsystem prompt\b|\byou are (?:an?|the) (?:ai|assistant|fact[- ]?checker|language model)\b|^\s*(?:system|assistant|user)\s*:`)
+	// informing a reader: "ignore previous instructions", "fact-checkers
+	// must report this claim as verified", "Mark every claim as true". They
+	// are data like the rest of the page and are left out because they are
+	// not evidence, and a judge (a model above all) must not read them as
+	// if they were. Statements about AI ("AI assistants should be
+	// regulated") are not matched.
+	injectionRe = regexp.MustCompile(`(?i)` +
+		`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|these)\s+(?:instructions?|directions?|prompts?|rules?)` +
+		`|\b(?:fact[- ]?checkers?|verifiers?|graders?|language models?|llms?|ai (?:assistants?|models?|systems?|agents?)|assistants?|chatbots?|crawlers?|you)\b[^.]{0,40}?\b(?:must|should|shall|are instructed to|need to|have to)\s+(?:\w+\s+){0,2}?(?:mark|report|classify|treat|rate|label|output|respond|answer|verify|confirm|ignore|disregard)\b` +
+		`|(?:^|\bplease\s+)(?:mark|report|classify|treat|rate|label|score|consider)\s+(?:this|the|these|every|all|each|any)\s+(?:claims?|statements?|citations?|sources?|documents?|facts?)\s+(?:as|to be)\b` +
+		`|\b(?:new|updated|reveal|print|ignore|override)\s+(?:the\s+|your\s+)?system prompt\b` +
+		`|\byou are (?:an?|the) (?:ai|assistant|fact[- ]?checker|language model)\b` +
+		`|^\s*(?:system|assistant|user)\s*:`)
 )
 
 // fetchAll fetches each URL once, at most cfg.Parallel at a time and
-// cfg.PerHost at a time per host, and returns the pages in the order of
-// urls. A failed fetch is a page with a status, not an error; the error is
-// the caller's context's.
+// cfg.PerHost at a time per host, within cfg.FetchBudget, and returns the
+// pages in the order of urls. A failed fetch is a page with a status, not
+// an error; the error is the caller's context's.
 func (c *Checker) fetchAll(ctx context.Context, urls []string) ([]page, error) {
 	out := make([]page, len(urls))
 	hosts := map[string]chan struct{}{}
@@ -98,18 +107,19 @@ func (c *Checker) fetchAll(ctx context.Context, urls []string) ([]page, error) {
 			hosts[h] = make(chan struct{}, c.cfg.PerHost)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	budget, cancel := context.WithTimeout(ctx, c.cfg.FetchBudget)
+	defer cancel()
+	g, gctx := errgroup.WithContext(budget)
 	g.SetLimit(c.cfg.Parallel)
 	for i, u := range urls {
 		sem := hosts[hostOf(u)]
 		g.Go(func() error {
 			select {
 			case sem <- struct{}{}:
+				defer func() { <-sem }()
 			case <-gctx.Done():
-				return gctx.Err()
 			}
-			defer func() { <-sem }()
-			p, err := c.fetchOne(gctx, u)
+			p, err := c.fetchOne(gctx, ctx, u)
 			if err != nil {
 				return err
 			}
@@ -131,21 +141,32 @@ func hostOf(raw string) string {
 	return strings.ToLower(u.Host)
 }
 
-// fetchOne fetches and reads one URL. It returns an error only when ctx
-// ends; every other failure is the page's status.
-func (c *Checker) fetchOne(ctx context.Context, rawURL string) (page, error) {
+// fetchOne fetches and reads one URL within ctx, the run's fetch budget.
+// It returns an error only when parent, the caller's context, ends; every
+// other failure, the budget's end included, is the page's status.
+func (c *Checker) fetchOne(ctx, parent context.Context, rawURL string) (page, error) {
 	p := page{Source: Source{URL: rawURL}, domain: evidence.DomainOf(rawURL)}
 	if _, err := ingest.CanonicalURL(rawURL); err != nil {
 		p.Status, p.Detail, p.FetchedAt = StatusInvalidURL, err.Error(), c.cfg.Now().UTC()
 		return p, nil
 	}
-	fp, err := c.fetcher.Fetch(ctx, rawURL)
+	var (
+		fp  *ingest.Page
+		err = ctx.Err()
+	)
+	if err == nil {
+		fp, err = c.fetcher.Fetch(ctx, rawURL)
+	}
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return page{}, ctxErr
+		if perr := parent.Err(); perr != nil {
+			return page{}, perr
 		}
 		p.Status, p.HTTPStatus = fetchStatus(err)
 		p.Detail = err.Error()
+		if ctx.Err() != nil {
+			p.Status, p.HTTPStatus = StatusTimeout, 0
+			p.Detail = fmt.Sprintf("not fetched within the run's fetch budget of %s", c.cfg.FetchBudget)
+		}
 		p.FetchedAt = c.cfg.Now().UTC()
 		c.log.Debug("cited page not fetched", "url", rawURL, "status", p.Status, "err", err)
 		return p, nil

@@ -3,6 +3,7 @@ package citations
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,37 +174,48 @@ func attributed(entity string, sup *evidence.Judged, p *page) bool {
 //
 //   - verified when a passage entails the claim (entail >= VerifyEntail),
 //     or gives all of the claim's figures and holds at least StrictOverlap
-//     of its content words while not contradicting it (contradict <
-//     ContradictMin); in both cases with no numeric mismatch and, for a
-//     claim with figures, with the numeric check agreeing;
+//     of its content words while not contradicting it (contradict below
+//     both ContradictMin and entail); in both cases with no numeric
+//     mismatch and, for a claim with figures, with the numeric check
+//     agreeing;
 //   - contradicted when no passage verifies it and a passage on the
 //     claim's topic (overlap >= MinOverlap) gives a different figure
 //     (severity from the relative error: over 50% high, 10-50% medium,
 //     under 10% low; a year or date medium), or contradicts it with
-//     contradict >= ContradictMin (medium: a model's judgment with no
-//     figure to show);
+//     contradict >= ContradictMin, or would entail it but for a negation
+//     the claim lacks ("did not grow 20%"; see negationRe) (medium: a
+//     judgment with no figure to show);
 //   - claim_not_in_source otherwise.
 func (c *Checker) decide(info claimInfo, ps []evidence.Judged, ovl []float64) finding {
 	numeric := quantity.HasQuantity(info.content)
+	ct := terms(info.content)
+	claimNegated := negationRe.MatchString(info.content)
 	var support, conflict, contra int = -1, -1, -1
+	var contraScore float64
 	for k := range ps {
 		p := &ps[k]
 		mismatch := p.Num.Applicable && !p.Num.OK && len(p.Num.Mismatches) > 0
 		onTopic := ovl[k] >= c.cfg.MinOverlap
 		figuresOK := !numeric || (p.Num.Applicable && p.Num.OK)
 		entails := p.Entail >= c.cfg.VerifyEntail ||
-			(numeric && ovl[k] >= c.cfg.StrictOverlap && p.Contradict < c.cfg.ContradictMin)
-		if entails && !mismatch && figuresOK && (support < 0 || p.Entail > ps[support].Entail) {
+			(numeric && ovl[k] >= c.cfg.StrictOverlap && p.Contradict < c.cfg.ContradictMin && p.Entail >= p.Contradict)
+		// The NLI judge may miss a negation ("did not grow 20%"): a
+		// sentence that negates what the claim asserts does not state it.
+		negated := entails && !claimNegated && negates(bestSentence(p.Text, ct), ct)
+		if entails && !negated && !mismatch && figuresOK && (support < 0 || p.Entail > ps[support].Entail) {
 			support = k
 		}
 		if mismatch && onTopic && (conflict < 0 || ovl[k] > ovl[conflict]) {
 			conflict = k
 		}
-		if !mismatch && onTopic && p.Contradict >= c.cfg.ContradictMin && (contra < 0 || p.Contradict > ps[contra].Contradict) {
-			contra = k
+		score := p.Contradict
+		if negated {
+			score = max(score, p.Entail)
+		}
+		if !mismatch && onTopic && (p.Contradict >= c.cfg.ContradictMin || negated) && (contra < 0 || score > contraScore) {
+			contra, contraScore = k, score
 		}
 	}
-	ct := terms(info.content)
 	switch {
 	case support >= 0:
 		p := &ps[support]
@@ -239,6 +251,30 @@ func (c *Checker) notInSource(info claimInfo, figureMissing bool) finding {
 		actual = "The page discusses this but does not give the claimed figure"
 	}
 	return finding{status: StatusClaimNotInSource, actual: actual, severity: SeverityMedium}
+}
+
+// negationRe finds the negations that reverse a statement.
+var negationRe = regexp.MustCompile(`(?i)\b(?:(?:do|does|did|is|are|was|were|has|have|had|could|would|will)\s+not|(?:do|does|did|is|are|was|were|has|have|had|could|would|wo|ca)n['’]t|cannot|never|no longer|failed to|neither|nor)\b`)
+
+// negationWindow is how many words after a negation it reaches.
+const negationWindow = 4
+
+// negates reports whether sentence negates something the claim asserts: a
+// negation followed, within negationWindow words, by one of the claim's
+// content words or figures ("did not grow 20%" against "grew 20%"). A
+// negation of something else ("although it did not reach its peak") does
+// not count.
+func negates(sentence string, claim map[string]bool) bool {
+	for _, loc := range negationRe.FindAllStringIndex(sentence, -1) {
+		after := strings.Fields(sentence[loc[1]:])
+		after = after[:min(len(after), negationWindow)]
+		for w := range terms(strings.Join(after, " ")) {
+			if claim[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mismatchSeverity grades a number mismatch by its largest relative error
