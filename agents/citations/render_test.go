@@ -2,19 +2,13 @@ package citations
 
 import (
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // mapFetcher serves fixed pages by URL, fetched at a fixed time; other URLs
 // are 404.
@@ -61,20 +55,7 @@ func goldenReport(t *testing.T) Report {
 }
 
 func TestRenderMarkdownGolden(t *testing.T) {
-	got := RenderMarkdown(goldenReport(t))
-	path := filepath.Join("testdata", "report.md")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("RenderMarkdown differs from %s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, "report.md", RenderMarkdown(goldenReport(t)))
 }
 
 func TestEscape(t *testing.T) {

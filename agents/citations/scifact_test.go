@@ -7,27 +7,14 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/internal/shareddata"
 	"github.com/verity-fc/verity/nli"
 )
-
-// sharedData returns the labelled data folder, or skips the test.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("VERITY_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("labelled data not found at %s (set VERITY_SHARED_DATA)", dir)
-	}
-	return dir
-}
 
 type scifactPair struct {
 	Claim    string   `json:"claim"`
@@ -37,7 +24,7 @@ type scifactPair struct {
 }
 
 func loadSciFactPairs(t testing.TB, n int) []scifactPair {
-	f, err := os.Open(filepath.Join(sharedData(t), "scifact", "train_claim_doc_pairs.jsonl"))
+	f, err := os.Open(shareddata.Dir(t, "scifact", "train_claim_doc_pairs.jsonl"))
 	if err != nil {
 		t.Skipf("SciFact pairs: %v", err)
 	}
