@@ -101,12 +101,19 @@ func parseDocument(text, format string) []sentence {
 		}
 	}
 
+	// Ids that in-document links point to.
+	linkedIDs := map[string]bool{}
+	for _, bl := range blocks {
+		for _, m := range bl.marks {
+			if m.kind == anchorMark {
+				linkedIDs[m.label] = true
+			}
+		}
+	}
+
 	var out []sentence
 	for i, bl := range blocks {
-		if bl.kind != proseBlock || inRefs[i] || isEntry[i] {
-			continue
-		}
-		if len(bl.anchors) > 0 && anchorTarget(bl, anchors, blocks) {
+		if bl.kind != proseBlock || inRefs[i] || isEntry[i] || anchorTarget(bl, anchors, linkedIDs) {
 			continue
 		}
 		spans := sentenceSpans(bl.text)
@@ -155,19 +162,13 @@ func linkAfter(bl block, from int) string {
 	return ""
 }
 
-// anchorTarget reports whether a block with ids is the target of an
-// in-document link ("<a href="#ref2">"), which makes it a reference entry.
-func anchorTarget(bl block, anchors map[string]string, blocks []block) bool {
+// anchorTarget reports whether a block is the target of an in-document
+// link ("<a href="#ref2">") and holds a link itself, which makes it a
+// reference entry.
+func anchorTarget(bl block, anchors map[string]string, linked map[string]bool) bool {
 	for _, id := range bl.anchors {
-		if _, ok := anchors[id]; !ok {
-			continue
-		}
-		for _, other := range blocks {
-			for _, m := range other.marks {
-				if m.kind == anchorMark && m.label == id {
-					return true
-				}
-			}
+		if _, ok := anchors[id]; ok && linked[id] {
+			return true
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package citations
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,5 +197,36 @@ func TestLinkListingsAreNotClaims(t *testing.T) {
 	want := []string{"Useful pages: linkOnly=false", "Annual report 2023 linkOnly=true", "Sales rose 5% (filing). linkOnly=false"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkParseDocument parses a document near the 2 MiB limit, in
+// Markdown and in HTML, and finds its claims.
+func BenchmarkParseDocument(b *testing.B) {
+	var md, html strings.Builder
+	html.WriteString("<html><body>")
+	for i := 0; md.Len() < 2<<20-300; i++ {
+		fmt.Fprintf(&md, "The AI tutoring market grew %d%% in 2023, according to Gartner [%d]. Smith et al. (2019) found it. See [link](https://a.example/%d).\n\n", i%90, i%50+1, i)
+		fmt.Fprintf(&html, "<p id=\"p%d\">The AI tutoring market grew %d%% in 2023 <a href=\"#ref%d\">[%d]</a>. Smith found it.</p>\n", i, i%90, i%50, i%50)
+	}
+	for i := range 50 {
+		fmt.Fprintf(&md, "[%d]: https://ref.example/%d\n", i+1, i)
+		fmt.Fprintf(&html, "<li id=\"ref%d\"><a href=\"https://ref.example/%d\">r</a></li>\n", i, i)
+	}
+	for _, tt := range []struct{ name, format, doc string }{{"markdown", FormatMarkdown, md.String()}, {"html", FormatHTML, html.String()}} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.doc)))
+			for b.Loop() {
+				n := 0
+				for _, s := range parseDocument(tt.doc, tt.format) {
+					if _, ok := analyseClaim(s.text, len(s.cites) > 0); ok {
+						n++
+					}
+				}
+				if n == 0 {
+					b.Fatal("no claims")
+				}
+			}
+		})
 	}
 }
