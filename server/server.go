@@ -64,6 +64,8 @@ type Deps struct {
 	Entail EntailmentRunner
 	// Jury serves POST /v1/jury.
 	Jury JuryRunner
+	// Citations serves POST /v1/citations; nil leaves the route out.
+	Citations CitationChecker
 }
 
 // Server is the HTTP API.
@@ -97,6 +99,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	s.factcheckRoutes(s.engine.Group("/v1"))
 	s.entailRoutes(v1)
 	s.juryRoutes(v1)
+	s.citationRoutes(v1)
 	return s
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/verity-fc/verity/agents/citations"
 	"github.com/verity-fc/verity/agents/entail"
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/agents/jury"
@@ -275,5 +276,6 @@ func ginToOpenAPI(p string) string {
 // values are never called.
 func allDeps() Deps {
 	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil), FactCheck: (*factcheck.Pipeline)(nil),
-		Entail: (*entail.Pipeline)(nil), Jury: (*jury.Jury)(nil)}
+		Entail: (*entail.Pipeline)(nil), Jury: (*jury.Jury)(nil),
+		Citations: (*citations.Checker)(nil)}
 }
