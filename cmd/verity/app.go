@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/verity-fc/verity/agents/citations"
 	"github.com/verity-fc/verity/agents/entail"
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/agents/jury"
@@ -44,6 +45,7 @@ type app struct {
 	factcheck *factcheck.Pipeline
 	entail    *entail.Pipeline
 	jury      *jury.Jury
+	citations *citations.Checker
 }
 
 // openApp opens the data directory (creating it) and wires the embedded
@@ -98,6 +100,10 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	if a.jury, err = a.newJury(jury.DefaultConfig()); err != nil {
 		a.Close()
 		return nil, err
+	}
+	if a.citations, err = citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("citation checker: %w", err)
 	}
 	return a, nil
 }

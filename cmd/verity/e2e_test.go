@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -354,5 +355,70 @@ func TestJuryAndEntailCLI(t *testing.T) {
 	}
 	if _, stderr, code := verity(t, "entail", "--data", data, "--excerpt", "x"); code != 2 || !strings.Contains(stderr, "claim") {
 		t.Errorf("entail without claim: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestCiteCLI(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/market", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>Market report</title></head><body><article><p>The global tutoring market was worth $30 billion in 2023, according to the annual industry survey of providers and platforms.</p><p>Growth was driven by online services across Asia and North America, and the survey covered more than 400 companies.</p></article></body></html>`)
+	})
+	ts := httptest.NewServer(mux) // unknown paths answer 404
+	defer ts.Close()
+	dir := t.TempDir()
+	doc := fmt.Sprintf("# Analysis\n\nThe global tutoring market was worth $50 billion in 2023 [1].\n\nAI tutoring doubles learning gains [2].\n\nOur pilot with 500 students showed 73%% improvement.\n\n## References\n\n[1] %s/market\n[2] %s/missing-study\n", ts.URL, ts.URL)
+	path := filepath.Join(dir, "analysis.md")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := verity(t, "cite", "--data", filepath.Join(dir, "data"), "--allow-private", path)
+	if code != 0 {
+		t.Fatalf("cite exited %d: %s", code, stderr)
+	}
+	var rep struct {
+		Summary struct {
+			TotalClaims      int `json:"total_claims"`
+			FalseClaims      int `json:"false_claims"`
+			CitationsChecked int `json:"citations_checked"`
+		}
+		CriticalIssues []struct{ Claim string } `json:"critical_issues"`
+		CitationIssues []struct {
+			CitationID string `json:"citation_id"`
+			Status     string
+			Actual     string
+		} `json:"citation_issues"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("cite output: %v\n%s", err, out)
+	}
+	statuses := map[string]string{}
+	actual := ""
+	for _, c := range rep.CitationIssues {
+		statuses[c.CitationID] = c.Status
+		if c.CitationID == "[1]" {
+			actual = c.Actual
+		}
+	}
+	if statuses["[2]"] != "404_not_found" {
+		t.Errorf("citation [2] status = %q, want 404_not_found; issues %+v", statuses["[2]"], rep.CitationIssues)
+	}
+	if rep.Summary.FalseClaims < 1 || !strings.Contains(actual, "30") {
+		t.Errorf("the $50B claim against a $30B page: false claims %d, actual %q", rep.Summary.FalseClaims, actual)
+	}
+	fabricated := false
+	for _, c := range rep.CriticalIssues {
+		fabricated = fabricated || strings.Contains(c.Claim, "pilot")
+	}
+	if !fabricated || rep.Summary.CitationsChecked != 2 {
+		t.Errorf("critical issues %+v, citations checked %d", rep.CriticalIssues, rep.Summary.CitationsChecked)
+	}
+	md, _, code := verity(t, "cite", "--data", filepath.Join(dir, "data"), "--allow-private", "--format", "markdown", path)
+	if code != 0 || !strings.Contains(md, "404") {
+		t.Errorf("markdown report: exit %d\n%s", code, md)
+	}
+	// Without --allow-private the loopback pages are refused, not fetched.
+	out, _, _ = verity(t, "cite", "--data", filepath.Join(dir, "data"), path)
+	if !strings.Contains(out, "blocked") {
+		t.Errorf("loopback citations without --allow-private were not blocked:\n%s", out)
 	}
 }

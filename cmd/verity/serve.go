@@ -73,6 +73,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		FactCheck: a.factcheck,
 		Entail:    a.entail,
 		Jury:      a.jury,
+		Citations: a.citations,
 		Probes: []server.Probe{{Name: "corpus", Ping: func(ctx context.Context) error {
 			_, err := a.corpus.Stats(ctx)
 			return err
