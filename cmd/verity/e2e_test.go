@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/verity-fc/verity/demo"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 )
@@ -420,5 +421,40 @@ func TestCiteCLI(t *testing.T) {
 	out, _, _ = verity(t, "cite", "--data", filepath.Join(dir, "data"), path)
 	if !strings.Contains(out, "blocked") {
 		t.Errorf("loopback citations without --allow-private were not blocked:\n%s", out)
+	}
+}
+
+func TestEvalCorpusCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	if err := os.WriteFile(corpus, demo.Corpus(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := verity(t, "ingest", "--data", data, corpus); code != 0 {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	set := filepath.Join(dir, "set.jsonl")
+	lines := `{"id": 1, "claim": "The Golden Gate Bridge opened in 1937.", "evidence": [], "label": "SUPPORTS"}
+{"id": 2, "claim": "The Eiffel Tower is repainted about every seven years.", "evidence": [], "label": "NOT_ENOUGH_INFO"}
+`
+	if err := os.WriteFile(set, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := verity(t, "eval", "--data", data, "--set", set, "--mode", "corpus", "--json")
+	if code != 0 {
+		t.Fatalf("eval exited %d: %s", code, stderr)
+	}
+	var rep map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	for _, k := range []string{"n", "accuracy", "balanced_accuracy", "macro_f1", "per_label", "ece", "claims_per_sec"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("eval --json lacks %q: %s", k, out)
+		}
+	}
+	if string(rep["n"]) != "2" {
+		t.Errorf("n = %s, want 2", rep["n"])
 	}
 }
