@@ -3,6 +3,8 @@ package ingest
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/verity-fc/verity/sentences"
 )
 
 // Defaults of [ChunkConfig].
@@ -76,7 +78,7 @@ func Chunk(text string, cfg ChunkConfig) []string {
 	for _, para := range splitParagraphs(strings.ReplaceAll(text, "\r\n", "\n")) {
 		para = strings.Join(strings.Fields(para), " ")
 		first := true
-		for _, s := range splitSentences(para) {
+		for _, s := range sentences.Texts(para) {
 			for _, piece := range splitLong(s, cfg.MaxWords, cfg.MaxChars) {
 				units = append(units, unit{text: piece, words: len(strings.Fields(piece)), paraStart: first})
 				first = false

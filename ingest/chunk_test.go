@@ -9,73 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestSplitSentences(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want []string
-	}{
-		{"empty", "", nil},
-		{"one", "Just one sentence.", []string{"Just one sentence."}},
-		{
-			"titles and initials",
-			"Dr. Smith met J. R. Jones in St. Louis. They talked.",
-			[]string{"Dr. Smith met J. R. Jones in St. Louis.", "They talked."},
-		},
-		{
-			"initialism and decimal",
-			"The U.S. economy grew 3.5% in 2023. Mr. Jones disagreed, e.g. in his op-ed.",
-			[]string{"The U.S. economy grew 3.5% in 2023.", "Mr. Jones disagreed, e.g. in his op-ed."},
-		},
-		{
-			"references",
-			"Anisotropy was higher (Fig. 2). Smith et al. reported it. See No. 5 and Vol. 3 for details.",
-			[]string{"Anisotropy was higher (Fig. 2).", "Smith et al. reported it.", "See No. 5 and Vol. 3 for details."},
-		},
-		{
-			"quotes and other terminators",
-			`He said "No." Then he left! Did she? Yes... She did.`,
-			[]string{`He said "No."`, "Then he left!", "Did she?", "Yes...", "She did."},
-		},
-		{
-			"lower case after a period is no end",
-			"It rose about 5 p.m. and fell at 6 p.m. The end came.",
-			[]string{"It rose about 5 p.m. and fell at 6 p.m.", "The end came."},
-		},
-		{
-			"number after a period starts a sentence",
-			"The count was low in 2023. 15 people died in 2024.",
-			[]string{"The count was low in 2023.", "15 people died in 2024."},
-		},
-		{
-			"dates with month abbreviations",
-			"It launched on Jan. 5, 2024. Nobody noticed.",
-			[]string{"It launched on Jan. 5, 2024.", "Nobody noticed."},
-		},
-		{
-			"opening quote",
-			`It ended. "Never again," she said.`,
-			[]string{"It ended.", `"Never again," she said.`},
-		},
-		{"no final period", "A fragment without an end", []string{"A fragment without an end"}},
-		{
-			"lower-case single letter is no initial",
-			"Take vitamin x. Then rest. Ask Mr. X. Y. Smith.",
-			[]string{"Take vitamin x.", "Then rest.", "Ask Mr. X. Y. Smith."},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, splitSentences(tt.in)); diff != "" {
-				t.Errorf("splitSentences(%q) (-want +got):\n%s", tt.in, diff)
-			}
-		})
-	}
-}
-
-// sentences returns n sentences of the given word count, numbered so each
+// numbered returns n sentences of the given word count, numbered so each
 // is distinct: "S1 word word." ...
-func sentences(n, words int) []string {
+func numbered(n, words int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = "S" + fmt.Sprint(i+1) + strings.Repeat(" word", words-1) + "."
@@ -84,7 +20,7 @@ func sentences(n, words int) []string {
 }
 
 func TestChunk(t *testing.T) {
-	s := sentences(12, 20)
+	s := numbered(12, 20)
 	join := func(ss ...string) string { return strings.Join(ss, " ") }
 	tests := []struct {
 		name string
@@ -146,7 +82,7 @@ func TestChunkBounds(t *testing.T) {
 		{"over-long sentence", long, ChunkConfig{}},
 		{"over-long word", "A " + huge + " b.", ChunkConfig{}},
 		{"multibyte word", strings.Repeat("é", 2000), ChunkConfig{MaxChars: 101}},
-		{"mixed", strings.Join(sentences(40, 33), " ") + "\n\n" + long, ChunkConfig{MinWords: 10, MaxWords: 50}},
+		{"mixed", strings.Join(numbered(40, 33), " ") + "\n\n" + long, ChunkConfig{MinWords: 10, MaxWords: 50}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -128,6 +128,10 @@ func (b *builder) truncate(n int) {
 	}
 }
 
+// closesQuote reports a closing quote or bracket, which may stand after a
+// sentence's final punctuation.
+func closesQuote(r rune) bool { return strings.ContainsRune("\"')]}\u201d\u2019\u00bb", r) }
+
 // mark records m at the current end of the text.
 func (b *builder) mark(m mark) {
 	cur := strings.TrimRight(b.b.String(), " ")

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/verity-fc/verity/sentences"
 )
 
 // Reference problems found without fetching anything.
@@ -116,18 +118,18 @@ func parseDocument(text, format string) []sentence {
 		if bl.kind != proseBlock || inRefs[i] || isEntry[i] || anchorTarget(bl, anchors, linkedIDs) {
 			continue
 		}
-		spans := sentenceSpans(bl.text)
+		spans := sentences.Split(bl.text)
 		if len(spans) == 0 {
 			continue
 		}
 		ss := make([]sentence, len(spans))
 		for k, sp := range spans {
-			ss[k] = sentence{text: bl.text[sp.start:sp.end], line: bl.lineAt(sp.start)}
+			ss[k] = sentence{text: sp.Text, line: bl.lineAt(sp.Start)}
 		}
 		for _, m := range bl.marks {
 			k := sentenceOf(spans, m)
-			if m.textLen > 0 && m.off-m.textLen <= spans[k].start &&
-				m.off >= spans[k].start+len(strings.TrimRight(ss[k].text, " .,;:!?")) {
+			if m.textLen > 0 && m.off-m.textLen <= spans[k].Start &&
+				m.off >= spans[k].Start+len(strings.TrimRight(ss[k].text, " .,;:!?")) {
 				ss[k].linkOnly = true
 			}
 			if c, ok := resolve(m, entries, anchors); ok && !hasCite(ss[k].cites, c) {
@@ -177,16 +179,16 @@ func anchorTarget(bl block, anchors map[string]string, linked map[string]bool) b
 // sentenceOf returns the index of the sentence a mark belongs to: the one
 // it stands in, or the one before when it follows a sentence's final
 // punctuation.
-func sentenceOf(spans []span, m mark) int {
+func sentenceOf(spans []sentences.Span, m mark) int {
 	if m.afterStop {
 		for k := len(spans) - 1; k >= 0; k-- {
-			if spans[k].end <= m.off {
+			if spans[k].End <= m.off {
 				return k
 			}
 		}
 	}
 	for k := len(spans) - 1; k >= 0; k-- {
-		if spans[k].start <= m.off {
+		if spans[k].Start <= m.off {
 			return k
 		}
 	}

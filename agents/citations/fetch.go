@@ -16,6 +16,7 @@ import (
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // Statuses of a cited URL's fetch, as the report gives them.
@@ -263,8 +264,8 @@ func (c *Checker) contentStatus(title, text string) (string, string) {
 func forEachSentence(text string, fn func(string)) {
 	for _, para := range strings.Split(text, "\n\n") {
 		para = strings.Join(strings.Fields(para), " ")
-		for _, sp := range sentenceSpans(para) {
-			fn(para[sp.start:sp.end])
+		for _, s := range sentences.Texts(para) {
+			fn(s)
 		}
 	}
 }
@@ -277,8 +278,7 @@ func dropInstructions(text string) (string, int) {
 	for _, para := range strings.Split(text, "\n\n") {
 		para = strings.Join(strings.Fields(para), " ")
 		var kept []string
-		for _, sp := range sentenceSpans(para) {
-			s := para[sp.start:sp.end]
+		for _, s := range sentences.Texts(para) {
 			if injectionRe.MatchString(s) {
 				dropped++
 				continue

@@ -12,6 +12,7 @@ import (
 	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // builtinExtractor splits the excerpt into its sentences, word for word.
@@ -19,7 +20,7 @@ type builtinExtractor struct{ max int }
 
 func (b builtinExtractor) extract(_ context.Context, _, excerpt string) (ExtractorOutput, error) {
 	out := ExtractorOutput{Agent: AgentExtractor, Statements: []Statement{}}
-	for i, s := range lexicon.Sentences(excerpt) {
+	for i, s := range sentences.Split(excerpt) {
 		if i == b.max {
 			break
 		}
@@ -439,7 +440,7 @@ func findings(claim, excerpt, verdict string) []finding {
 			fs = append(fs, f)
 		}
 	}
-	for _, s := range lexicon.Sentences(excerpt) {
+	for _, s := range sentences.Split(excerpt) {
 		if lexicon.Overlap(claim, s.Text) < relevance {
 			continue
 		}

@@ -5,15 +5,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/neurosnap/sentences.v1"
-	"gopkg.in/neurosnap/sentences.v1/english"
-
 	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // The built-in extractor ("verity/extractor") finds check-worthy sentences
@@ -27,34 +24,16 @@ import (
 // a PERSON and takes ~200 ms a document), so names are found by
 // capitalisation.
 
-// englishTokenizer is the Punkt sentence splitter with its English training
-// data; loading it takes ~10 ms, so it is built once. Tokenize keeps no state
-// between calls.
-var englishTokenizer = sync.OnceValues(func() (*sentences.DefaultSentenceTokenizer, error) {
-	return english.NewSentenceTokenizer(nil)
-})
-
 // splitSentences splits content into sentences: lines are hard breaks (list
-// items, headings), and Punkt splits each line, knowing abbreviations such
-// as "U.S." and "Dr.". List markers and heading marks are dropped.
-func splitSentences(content string) ([]string, error) {
-	tok, err := englishTokenizer()
-	if err != nil {
-		return nil, fmt.Errorf("load sentence splitter: %w", err)
-	}
+// items, headings), and each line is split by [sentences.Texts]. List
+// markers and heading marks are dropped.
+func splitSentences(content string) []string {
 	var out []string
 	for line := range strings.Lines(content) {
 		line = listMarkerRe.ReplaceAllString(strings.TrimSpace(line), "")
-		if line == "" {
-			continue
-		}
-		for _, s := range tok.Tokenize(line) {
-			if t := strings.TrimSpace(s.Text); t != "" {
-				out = append(out, t)
-			}
-		}
+		out = append(out, sentences.Texts(line)...)
 	}
-	return out, nil
+	return out
 }
 
 var listMarkerRe = regexp.MustCompile(`^(?:#{1,6}\s+|[-*•]\s+|\d{1,3}[.)]\s+|>\s*)+`)
@@ -253,11 +232,8 @@ type extractStats struct {
 // builtinExtract is the "verity/extractor" role: one claim per
 // check-worthy sentence. The context is the sentence, with the one before
 // it when it opens with a pronoun that needs it.
-func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractStats, error) {
-	sents, err := splitSentences(content)
-	if err != nil {
-		return nil, extractStats{}, err
-	}
+func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractStats) {
+	sents := splitSentences(content)
 	c := classifier{year: now.Year()}
 	st := extractStats{sentences: len(sents)}
 	var claims []ExtractedClaim
@@ -279,7 +255,7 @@ func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractSta
 		claim := strings.TrimSuffix(s, ".")
 		claims = appendClaim(claims, claim, ctx, cl.typ)
 	}
-	return claims, st, nil
+	return claims, st
 }
 
 // formatClaims writes claims in the extraction prompt's text format, so

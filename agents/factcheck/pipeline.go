@@ -355,9 +355,9 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 	var stats *extractStats // the built-in extractor's, when it ran
 	raw, err := r.stage(ctx, func(sctx context.Context) (string, error) {
 		if pl.extractor == BuiltinExtractor {
-			cs, st, err := builtinExtract(content, p.deps.Now())
+			cs, st := builtinExtract(content, p.deps.Now())
 			stats = &st
-			return formatClaims(cs), err
+			return formatClaims(cs), nil
 		}
 		prompt, err := prompts.FactCheckExtract(content)
 		if err != nil {
@@ -375,10 +375,7 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 		claims = claims[:p.cfg.MaxClaims]
 	}
 	if stats == nil {
-		_, st, err := builtinExtract(content, p.deps.Now())
-		if err != nil {
-			return nil, false, &StageError{Stage: stageExtract, Model: pl.extractor, Message: msgExtractFailed, Err: err}
-		}
+		_, st := builtinExtract(content, p.deps.Now())
 		stats = &st
 	}
 	opinionHeavy := isOpinionHeavy(*stats, len(claims))

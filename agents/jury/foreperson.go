@@ -10,6 +10,7 @@ import (
 	"github.com/verity-fc/verity/agents/internal/lexicon"
 	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // Aggregate is the seed's verdict rule over a rubric of axes answers, yes
@@ -175,7 +176,7 @@ func minimalEdit(f *facts) string {
 		return edit
 	}
 	best, score := f.truth, -1.0
-	for _, s := range lexicon.Sentences(f.truth) {
+	for _, s := range sentences.Split(f.truth) {
 		if o := lexicon.Overlap(f.claim, s.Text); o > score {
 			best, score = s.Text, o
 		}

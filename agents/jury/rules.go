@@ -10,6 +10,7 @@ import (
 
 	"github.com/verity-fc/verity/agents/internal/lexicon"
 	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // facts is what the built-in roles read from a pair: the NLI judgment of
@@ -73,7 +74,7 @@ func (rb *ruleBook) facts(ctx context.Context, claim, truth string) (*facts, err
 
 func derive(ctx context.Context, nli NLI, claim, truth string) (*facts, error) {
 	passages := []string{truth}
-	if ss := lexicon.Sentences(truth); len(ss) > 1 {
+	if ss := sentences.Split(truth); len(ss) > 1 {
 		for _, s := range ss {
 			passages = append(passages, s.Text)
 		}
@@ -333,7 +334,7 @@ func strongest(qs []lexicon.Quantifier) lexicon.Quantifier {
 // the words that follow it up to punctuation, at most six words.
 func caveatsOf(text string) []string {
 	var out []string
-	for _, s := range lexicon.Sentences(text) {
+	for _, s := range sentences.Split(text) {
 		fields := strings.Fields(s.Text)
 		for i := 0; i < len(fields); i++ {
 			for _, c := range lexicon.Caveats {

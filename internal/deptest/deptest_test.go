@@ -42,6 +42,7 @@ var rank = map[string]int{
 	"evidence":  0,
 	"prompts":   1,
 	"quantity":  1,
+	"sentences": 1,
 	"wordvec":   1,
 	"demo":      1,
 	"llm":       2,
@@ -109,14 +110,19 @@ func TestGinOnlyInServerAndCmd(t *testing.T) {
 	}
 }
 
-func TestEvidenceUsesStandardLibraryOnly(t *testing.T) {
+// stdlibOnly names the packages that must use the standard library only:
+// the domain types, and the sentence splitter every layer reads text with.
+var stdlibOnly = map[string]bool{"evidence": true, "sentences": true}
+
+func TestStandardLibraryOnly(t *testing.T) {
 	for _, p := range listPackages(t) {
-		if p.ImportPath != module+"/evidence" {
+		name := strings.TrimPrefix(p.ImportPath, module+"/")
+		if !stdlibOnly[name] {
 			continue
 		}
 		for _, d := range p.Deps {
 			if first := strings.Split(d, "/")[0]; strings.Contains(first, ".") {
-				t.Errorf("evidence depends on %s; it must use the standard library only", d)
+				t.Errorf("%s depends on %s; it must use the standard library only", name, d)
 			}
 		}
 	}

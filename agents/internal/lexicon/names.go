@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/verity-fc/verity/sentences"
 )
 
 // nameJoiners may stand inside a proper name ("Bank of England").
@@ -20,7 +22,7 @@ monday tuesday wednesday thursday friday saturday sunday`)
 // first. Months and days are left out.
 func ProperNames(text string) []string {
 	var out []string
-	for _, s := range Sentences(text) {
+	for _, s := range sentences.Split(text) {
 		fields := strings.Fields(s.Text)
 		for i := 0; i < len(fields); {
 			w := trimPunct(fields[i])
