@@ -71,4 +71,3 @@ func formatOf(path string) string {
 	}
 	return ""
 }
-
