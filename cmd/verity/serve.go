@@ -96,6 +96,9 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		strings.Replace(demo.CurlExample, "127.0.0.1:8080", addr, 1))
 
 	g, gctx := errgroup.WithContext(ctx)
+	// Requests run under the serve context: on shutdown, long requests
+	// (fact-check streams) are canceled rather than waited for.
+	hs.BaseContext = func(net.Listener) context.Context { return gctx }
 	g.Go(func() error { return runner.Run(gctx) })
 	g.Go(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
