@@ -100,6 +100,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	s.entailRoutes(v1)
 	s.juryRoutes(v1)
 	s.citationRoutes(v1)
+	s.uiRoutes()
 	return s
 }
 

@@ -1,0 +1,44 @@
+// Error banners (role="alert") and the inputs they point at.
+import { h } from './dom.js';
+
+// showError replaces the contents of box with a banner for err: a problem
+// document's title and detail and the field it names, or the message of
+// any other error. fields maps API field names to the inputs that hold
+// them; the named input is marked invalid and described by the banner.
+export function showError(box, err, fields = {}) {
+  clearError(box, fields);
+  const id = `${box.id || 'alert'}-msg`;
+  const field = err?.field || '';
+  const banner = h('div', { class: 'alert alert-error', role: 'alert', id },
+    h('strong', { class: 'alert-title', text: err?.title || 'Something went wrong' }),
+    err?.detail || (!err?.title && err?.message) ? h('p', { text: err.detail || err.message }) : null,
+    field ? h('p', { class: 'alert-field' }, 'Field: ', h('code', { text: field })) : null);
+  box.replaceChildren(banner);
+  const input = field && fields[field];
+  if (input) {
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-errormessage', id);
+    input.dataset.describedBefore = input.getAttribute('aria-describedby') || '';
+    input.setAttribute('aria-describedby', `${input.dataset.describedBefore} ${id}`.trim());
+  }
+}
+
+// showNotice shows a non-error message (a warning) in box.
+export function showNotice(box, title, detail) {
+  box.replaceChildren(h('div', { class: 'alert alert-warn', role: 'status' },
+    h('strong', { class: 'alert-title', text: title }), detail ? h('p', { text: detail }) : null));
+}
+
+// clearError removes the banner and the invalid marks.
+export function clearError(box, fields = {}) {
+  box.replaceChildren();
+  for (const input of Object.values(fields)) {
+    if (!input || input.getAttribute('aria-invalid') !== 'true') continue;
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-errormessage');
+    const before = input.dataset.describedBefore;
+    if (before) input.setAttribute('aria-describedby', before);
+    else input.removeAttribute('aria-describedby');
+    delete input.dataset.describedBefore;
+  }
+}
