@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,6 +29,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/verity-fc/verity/agents/citations"
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/server"
@@ -464,6 +466,84 @@ func TestUI(t *testing.T) {
 		b.screenshot(t, ctx, "corpus-ingest")
 	})
 
+	t.Run("citations", func(t *testing.T) {
+		// verity serve does not offer POST /v1/citations yet, so this runs
+		// the same server and checker over the embedded default of the
+		// data directory, against cited pages on loopback.
+		pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/lighthouse" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, `<!doctype html><html><head><title>Port Ellen lighthouse</title></head><body><article>
+<h1>Port Ellen lighthouse</h1>
+<p>The harbour lighthouse at Port Ellen was first lit on 14 March 1832, after three years of building on the rocks at the mouth of the bay.</p>
+<p>Its lamp burned whale oil until 1880, when the keepers switched to paraffin. The light was automated in 1998 and the last keeper left the island that year.</p>
+<p>The tower is 21 metres tall and its white light can be seen from 17 nautical miles away on a clear night.</p>
+</article></body></html>`)
+		}))
+		defer pages.Close()
+		cfg := defaultConfig()
+		cfg.Data = t.TempDir()
+		cfg.Fetch.AllowPrivate = true
+		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+		a, err := openApp(context.Background(), cfg, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		checker, err := citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: quiet}, citations.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(server.New(server.Config{}, server.Deps{Verifier: a.verify, Citations: checker}, quiet).Handler())
+		defer srv.Close()
+
+		doc := fmt.Sprintf("# Harbour notes\n\nThe harbour lighthouse at Port Ellen was first lit in 1832 [1]. "+
+			"The light was automated in 2005 [1]. Its lamp burned whale oil until 1880 [2]. "+
+			"Visitor numbers at the lighthouse grew by 40%% last year.\n\n[1]: %s/lighthouse\n[2]: %s/gone\n", pages.URL, pages.URL)
+		var want citations.Report
+		body, _ := json.Marshal(map[string]string{"document": doc})
+		postJSON(t, srv.URL+"/v1/citations", string(body), &want)
+		var wantStatuses []string
+		for _, i := range want.CitationIssues {
+			wantStatuses = append(wantStatuses, i.Status)
+		}
+		slices.Sort(wantStatuses)
+
+		ctx := b.tab(t, 1280, 900)
+		do(t, ctx, "check a pasted document",
+			chromedp.Navigate(srv.URL+"/#/citations"),
+			chromedp.WaitVisible(chromedp.ID("cite-doc")),
+			chromedp.SetValue(chromedp.ID("cite-doc"), doc),
+			chromedp.Click(chromedp.CSS(".view-citations button[type=submit]")),
+			chromedp.WaitVisible(chromedp.CSS("#cite-result .report-summary")))
+		got := jsEval[struct {
+			Statuses []string
+			Claims   int
+			Score    string
+		}](t, ctx, `({statuses: [...document.querySelectorAll('#citations-h ~ .table-wrap tbody tr')].map((r) => r.dataset.status).sort(),
+			claims: document.querySelectorAll('.cite-claim').length,
+			score: document.querySelector('#cite-result [role=meter]').getAttribute('aria-valuenow')})`)
+		if len(wantStatuses) < 2 || !slices.Equal(got.Statuses, wantStatuses) || got.Claims != len(want.Claims) || got.Score != fmt.Sprint(math.Round(want.Summary.AccuracyScore)) {
+			t.Errorf("report shows citation statuses %q, %d claims, score %s; the API says %q, %d claims, score %v",
+				got.Statuses, got.Claims, got.Score, wantStatuses, len(want.Claims), want.Summary.AccuracyScore)
+		}
+		b.screenshot(t, ctx, "citations")
+
+		// The same document as an uploaded file.
+		path := filepath.Join(t.TempDir(), "harbour-notes.md")
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jsEval[chromedp.Void](t, ctx, `document.getElementById('cite-doc').value = ''`)
+		do(t, ctx, "check an uploaded document",
+			chromedp.SetUploadFiles(chromedp.ID("cite-file"), []string{path}),
+			chromedp.Click(chromedp.CSS(".view-citations button[type=submit]")))
+		waitFor(t, ctx, "the report on the upload", `document.querySelector('#cite-result .report-summary code')?.textContent === 'harbour-notes.md'`)
+	})
+
 	t.Run("keyboard and labels", func(t *testing.T) {
 		ctx := b.tab(t, 1280, 900)
 		do(t, ctx, "open the page", chromedp.Navigate(base+"/#/verify"), chromedp.WaitVisible(chromedp.ID("claim")),
@@ -472,7 +552,7 @@ func TestUI(t *testing.T) {
 			t.Errorf("the first Tab focuses %q, want the skip link", first)
 		}
 		// Every control of every page has an accessible name.
-		for _, hash := range []string{"#/verify", "#/factcheck", "#/corpus"} {
+		for _, hash := range []string{"#/verify", "#/factcheck", "#/citations", "#/corpus"} {
 			do(t, ctx, "open "+hash, chromedp.Navigate(base+"/"+hash), chromedp.WaitVisible(chromedp.CSS("h1")))
 			unnamed := jsEval[[]string](t, ctx, `[...document.querySelectorAll('input, textarea, select, button, a[href]')]
 				.filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && !el.textContent.trim())

@@ -1,5 +1,6 @@
-// Error banners (role="alert") and the inputs they point at.
-import { h } from './dom.js';
+// Error banners (role="alert") and the inputs they point at, and the
+// submit cycle of a form that asks the API one question.
+import { h, isAbort } from './dom.js';
 
 // showError replaces the contents of box with a banner for err: a problem
 // document's title and detail and the field it names, or the message of
@@ -41,4 +42,30 @@ export function clearError(box, fields = {}) {
     else input.removeAttribute('aria-describedby');
     delete input.dataset.describedBefore;
   }
+}
+
+// onSubmit handles form's submit: it clears old errors, marks the form
+// busy (its submit button disabled, aria-busy set, pending said in status),
+// awaits work(), and shows a failure in alerts naming the field it concerns.
+// work returns the status text of its answer; an abort (the user left the
+// page) is silent.
+export function onSubmit(form, { alerts, status, fields = {}, pending }, work) {
+  const button = form.querySelector('button[type=submit]');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearError(alerts, fields);
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    status.textContent = pending;
+    try {
+      status.textContent = await work();
+    } catch (err) {
+      if (isAbort(err)) return;
+      status.textContent = '';
+      showError(alerts, err, fields);
+    } finally {
+      button.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
 }

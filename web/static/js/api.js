@@ -21,6 +21,10 @@ async function problem(resp) {
   if (type.includes('json')) {
     try { p = await resp.json(); } catch { p = {}; }
   }
+  if (resp.status === 404 && (p.detail || '').startsWith('no route ')) {
+    // The route is documented but this server was started without it.
+    return new ApiError({ status: 404, title: 'Not available on this server', detail: `${p.detail}: this server was started without the feature.` });
+  }
   return new ApiError({
     status: resp.status,
     title: p.title || `The server answered ${resp.status} ${resp.statusText}`.trim(),
@@ -71,6 +75,17 @@ const seg = encodeURIComponent;
 // verify answers POST /v1/verify.
 export async function verify(req, signal) {
   return (await send('POST', '/v1/verify', { json: req, signal })).json();
+}
+
+// checkCitations answers POST /v1/citations for a document sent as JSON
+// ({document, format, path}); checkCitationsUpload for a file upload
+// (field "file", optional "format").
+export async function checkCitations(req, signal) {
+  return (await send('POST', '/v1/citations', { json: req, signal })).json();
+}
+
+export async function checkCitationsUpload(form, signal) {
+  return (await send('POST', '/v1/citations', { form, signal })).json();
 }
 
 export function factcheckResult(messageId, signal) {

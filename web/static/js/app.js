@@ -1,16 +1,18 @@
 // The UI shell: hash routes (#/verify, #/factcheck, #/factcheck/{messageId},
-// #/corpus), the navigation's current page, focus on navigation, and the
+// #/citations, #/corpus), the navigation's current page, focus on navigation, and the
 // readiness line in the footer.
 import { h, isAbort } from './dom.js';
 import { readiness } from './api.js';
 import * as verifyView from './verify.js';
 import * as factcheckView from './factcheck.js';
+import * as citationsView from './citations.js';
 import * as corpusView from './corpus.js';
 
 const routes = [
   { re: /^#\/verify$/, nav: 'verify', title: 'Verify a claim', render: verifyView.render },
   { re: /^#\/factcheck$/, nav: 'factcheck', title: 'Fact-check', render: factcheckView.renderNew },
   { re: /^#\/factcheck\/([^/]+)$/, nav: 'factcheck', title: 'Fact-check', render: factcheckView.renderStored },
+  { re: /^#\/citations$/, nav: 'citations', title: 'Check citations', render: citationsView.render },
   { re: /^#\/corpus$/, nav: 'corpus', title: 'Corpus', render: corpusView.render },
 ];
 

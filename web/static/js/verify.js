@@ -2,10 +2,10 @@
 // a verdict card with the 0-100 gauge and 2-3 citations, the features the
 // score is computed from, and the judged passages with their entail /
 // contradict / neutral probabilities.
-import { h, link, date, fixed, pct, bar, truncate, isAbort } from './dom.js';
+import { h, link, date, fixed, pct, bar, truncate } from './dom.js';
 import { verify } from './api.js';
 import { gauge } from './gauge.js';
-import { showError, clearError } from './alert.js';
+import { onSubmit } from './alert.js';
 import { table } from './table.js';
 
 const examples = [
@@ -71,31 +71,17 @@ export function render(root, { signal }) {
     }
   });
 
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearError(alerts, fields);
+  onSubmit(form, { alerts, status, fields, pending: 'Retrieving and judging passages…' }, async () => {
+    result.replaceChildren();
     const req = { claim: claim.value };
     if (k.value !== '') req.k = Number(k.value);
     if (topN.value !== '') req.top_n = Number(topN.value);
     const ds = domains.value.split(',').map((d) => d.trim()).filter(Boolean);
     if (ds.length) req.domains = ds;
     if (since.value) req.since = since.value;
-    submit.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    status.textContent = 'Retrieving and judging passages…';
-    try {
-      const res = await verify(req, signal);
-      result.replaceChildren(...renderResult(res));
-      status.textContent = `Verdict: ${res.verdict}, score ${res.score} out of 100.`;
-    } catch (err) {
-      if (isAbort(err)) return;
-      status.textContent = '';
-      result.replaceChildren();
-      showError(alerts, err, fields);
-    } finally {
-      submit.disabled = false;
-      form.removeAttribute('aria-busy');
-    }
+    const res = await verify(req, signal);
+    result.replaceChildren(...renderResult(res));
+    return `Verdict: ${res.verdict}, score ${res.score} out of 100.`;
   });
 
   root.append(h('section', { class: 'view view-verify' },
