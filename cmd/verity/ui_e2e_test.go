@@ -195,7 +195,11 @@ func (b *browser) phone(t *testing.T, ctx context.Context, sel, name string) {
 	if w := jsEval[int](t, ctx, `document.documentElement.scrollWidth`); w > 375 {
 		t.Errorf("at 375 px the page is %d px wide; it must not scroll sideways", w)
 	}
-	do(t, ctx, "scroll to "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)))
+	// Scroll in the page and let two frames paint before the capture.
+	scroll := fmt.Sprintf(`new Promise((done) => { document.querySelector(%q).scrollIntoView({block: 'start'}); requestAnimationFrame(() => requestAnimationFrame(done)); })`, sel)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scroll, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("scroll to %s: %v", sel, err)
+	}
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
@@ -218,6 +222,18 @@ func jsEval[T any](t *testing.T, ctx context.Context, js string) T {
 		t.Fatalf("evaluate %s: %v", js, err)
 	}
 	return v
+}
+
+// fill opens page, sets each field (pairs of element id and value) and
+// submits the view's form.
+func fill(t *testing.T, ctx context.Context, page string, fields ...string) {
+	t.Helper()
+	actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID(fields[0]))}
+	for i := 0; i+1 < len(fields); i += 2 {
+		actions = append(actions, chromedp.SetValue(chromedp.ID(fields[i]), fields[i+1]))
+	}
+	actions = append(actions, chromedp.Click(chromedp.CSS(".view form button[type=submit]")))
+	do(t, ctx, "fill and submit "+page, actions...)
 }
 
 // pressEnter presses Enter as a keyboard does: one keyDown that carries
@@ -346,12 +362,8 @@ func TestUI(t *testing.T) {
 	t.Run("factcheck live", func(t *testing.T) {
 		const text = "The Golden Gate Bridge opened in 1937. The Golden Gate Bridge opened in 1950 according to one blog. I think the bridge is lovely."
 		ctx := b.tab(t, 1280, 900)
-		do(t, ctx, "run a fact-check",
-			chromedp.Navigate(base+"/#/factcheck"),
-			chromedp.WaitVisible(chromedp.ID("fc-content")),
-			chromedp.SetValue(chromedp.ID("fc-content"), text),
-			chromedp.Click(chromedp.CSS(".view-factcheck button[type=submit]")),
-			chromedp.WaitVisible(chromedp.CSS(".report-summary [role=meter]")))
+		fill(t, ctx, base+"/#/factcheck", "fc-content", text)
+		do(t, ctx, "see the report", chromedp.WaitVisible(chromedp.CSS(".report-summary [role=meter]")))
 		waitFor(t, ctx, "the stored evidence", `document.querySelectorAll('.claim-detail .evidence').length > 0`)
 		got := jsEval[struct {
 			Seen     map[string][]string
@@ -435,8 +447,8 @@ func TestUI(t *testing.T) {
 		b.phone(t, ctx, ".claims-panel", "factcheck-stored-375px")
 
 		do(t, ctx, "a fact-check that does not exist", chromedp.Navigate(base+"/#/factcheck/no-such-id"),
-			chromedp.WaitVisible(chromedp.CSS("#fc-alerts [role=alert]")))
-		if txt := jsEval[string](t, ctx, `document.querySelector('#fc-alerts [role=alert]').textContent`); !strings.Contains(txt, "not found") {
+			chromedp.WaitVisible(chromedp.CSS("#factcheck-alerts [role=alert]")))
+		if txt := jsEval[string](t, ctx, `document.querySelector('#factcheck-alerts [role=alert]').textContent`); !strings.Contains(txt, "not found") {
 			t.Errorf("unknown fact-check shows %q; want a not-found message", txt)
 		}
 	})
@@ -513,19 +525,15 @@ func TestUI(t *testing.T) {
 		slices.Sort(wantStatuses)
 
 		ctx := b.tab(t, 1280, 900)
-		do(t, ctx, "check a pasted document",
-			chromedp.Navigate(srv.URL+"/#/citations"),
-			chromedp.WaitVisible(chromedp.ID("cite-doc")),
-			chromedp.SetValue(chromedp.ID("cite-doc"), doc),
-			chromedp.Click(chromedp.CSS(".view-citations button[type=submit]")),
-			chromedp.WaitVisible(chromedp.CSS("#cite-result .report-summary")))
+		fill(t, ctx, srv.URL+"/#/citations", "cite-doc", doc)
+		do(t, ctx, "see the report", chromedp.WaitVisible(chromedp.CSS("#citations-result .report-summary")))
 		got := jsEval[struct {
 			Statuses []string
 			Claims   int
 			Score    string
-		}](t, ctx, `({statuses: [...document.querySelectorAll('#citations-h ~ .table-wrap tbody tr')].map((r) => r.dataset.status).sort(),
+		}](t, ctx, `({statuses: [...document.querySelectorAll('#cite-issues-h ~ .table-wrap tbody tr')].map((r) => r.dataset.status).sort(),
 			claims: document.querySelectorAll('.cite-claim').length,
-			score: document.querySelector('#cite-result [role=meter]').getAttribute('aria-valuenow')})`)
+			score: document.querySelector('#citations-result [role=meter]').getAttribute('aria-valuenow')})`)
 		if len(wantStatuses) < 2 || !slices.Equal(got.Statuses, wantStatuses) || got.Claims != len(want.Claims) || got.Score != fmt.Sprint(math.Round(want.Summary.AccuracyScore)) {
 			t.Errorf("report shows citation statuses %q, %d claims, score %s; the API says %q, %d claims, score %v",
 				got.Statuses, got.Claims, got.Score, wantStatuses, len(want.Claims), want.Summary.AccuracyScore)
@@ -541,7 +549,70 @@ func TestUI(t *testing.T) {
 		do(t, ctx, "check an uploaded document",
 			chromedp.SetUploadFiles(chromedp.ID("cite-file"), []string{path}),
 			chromedp.Click(chromedp.CSS(".view-citations button[type=submit]")))
-		waitFor(t, ctx, "the report on the upload", `document.querySelector('#cite-result .report-summary code')?.textContent === 'harbour-notes.md'`)
+		waitFor(t, ctx, "the report on the upload", `document.querySelector('#citations-result .report-summary code')?.textContent === 'harbour-notes.md'`)
+	})
+
+	t.Run("entailment", func(t *testing.T) {
+		const (
+			claim   = "The Golden Gate Bridge opened in 1937."
+			excerpt = "Construction of the Golden Gate Bridge began on 5 January 1933 and took just over four years. The bridge opened in May 1937."
+			kind    = "local history website"
+		)
+		var want struct {
+			Extractor struct{ Statements []json.RawMessage }
+			Final     struct {
+				FinalVerdict    string `json:"final_verdict"`
+				FinalConfidence int    `json:"final_confidence"`
+			}
+		}
+		body, _ := json.Marshal(map[string]string{"claim": claim, "source_excerpt": excerpt, "source_type": kind})
+		postJSON(t, base+"/v1/entailment", string(body), &want)
+		ctx := b.tab(t, 1280, 900)
+		fill(t, ctx, base+"/#/entailment", "ent-claim", claim, "ent-excerpt", excerpt, "ent-type", kind)
+		do(t, ctx, "see the audit", chromedp.WaitVisible(chromedp.CSS("#entailment-result .outcome-card")))
+		got := jsEval[struct {
+			Verdict    string
+			Confidence string
+			Statements int
+			Agents     int
+		}](t, ctx, `({verdict: document.querySelector('#entailment-result .outcome-card').dataset.verdict,
+			confidence: document.querySelector('#ent-final strong').textContent,
+			statements: document.querySelectorAll('.statements li').length,
+			agents: document.querySelectorAll('.agent').length})`)
+		if got.Verdict != want.Final.FinalVerdict || got.Confidence != fmt.Sprintf("%d / 100", want.Final.FinalConfidence) ||
+			got.Statements != len(want.Extractor.Statements) || got.Agents != 4 {
+			t.Errorf("audit shows %+v; the API says %s at %d with %d statements, from 4 agents", got, want.Final.FinalVerdict, want.Final.FinalConfidence, len(want.Extractor.Statements))
+		}
+		b.screenshot(t, ctx, "entailment")
+	})
+
+	t.Run("jury", func(t *testing.T) {
+		const (
+			claim = "Coffee causes a 20% lower risk of heart disease."
+			truth = "Coffee drinking was associated with a 20% lower risk of heart disease in one observational study."
+		)
+		var want struct {
+			Verdict string
+			Rubric  []struct{ Axis, Answer string }
+		}
+		body, _ := json.Marshal(map[string]string{"claim": claim, "truth": truth})
+		postJSON(t, base+"/v1/jury", string(body), &want)
+		ctx := b.tab(t, 1280, 900)
+		fill(t, ctx, base+"/#/jury", "jury-claim", claim, "jury-truth", truth)
+		do(t, ctx, "see the verdict", chromedp.WaitVisible(chromedp.CSS("#jury-result .outcome-card")))
+		got := jsEval[struct {
+			Verdict string
+			Rubric  []string
+		}](t, ctx, `({verdict: document.querySelector('#jury-result .outcome-card').dataset.verdict,
+			rubric: [...document.querySelectorAll('#rubric-h ~ .table-wrap tbody tr')].map((r) => r.dataset.axis + '=' + r.dataset.answer)})`)
+		var wantRubric []string
+		for _, r := range want.Rubric {
+			wantRubric = append(wantRubric, r.Axis+"="+r.Answer)
+		}
+		if got.Verdict != want.Verdict || !slices.Equal(got.Rubric, wantRubric) || len(wantRubric) != 5 {
+			t.Errorf("jury shows %s with rubric %q; the API says %s with %q", got.Verdict, got.Rubric, want.Verdict, wantRubric)
+		}
+		b.screenshot(t, ctx, "jury")
 	})
 
 	t.Run("keyboard and labels", func(t *testing.T) {
@@ -552,7 +623,7 @@ func TestUI(t *testing.T) {
 			t.Errorf("the first Tab focuses %q, want the skip link", first)
 		}
 		// Every control of every page has an accessible name.
-		for _, hash := range []string{"#/verify", "#/factcheck", "#/citations", "#/corpus"} {
+		for _, hash := range []string{"#/verify", "#/factcheck", "#/citations", "#/entailment", "#/jury", "#/corpus"} {
 			do(t, ctx, "open "+hash, chromedp.Navigate(base+"/"+hash), chromedp.WaitVisible(chromedp.CSS("h1")))
 			unnamed := jsEval[[]string](t, ctx, `[...document.querySelectorAll('input, textarea, select, button, a[href]')]
 				.filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && !el.textContent.trim())
@@ -561,6 +632,11 @@ func TestUI(t *testing.T) {
 				t.Errorf("%s: controls without an accessible name: %q", hash, unnamed)
 			}
 		}
+		// The fact-check form and the navigation on a phone.
+		do(t, ctx, "open the fact-check form", chromedp.Navigate(base+"/#/factcheck"), chromedp.WaitVisible(chromedp.ID("fc-content")))
+		b.phone(t, ctx, ".topbar", "factcheck-form-375px")
+		do(t, ctx, "widen the screen", chromedp.EmulateViewport(1280, 900))
+
 		// Navigation moves focus to the new page's heading.
 		do(t, ctx, "navigate", chromedp.Click(chromedp.CSS(`.nav a[data-nav=verify]`)), chromedp.WaitVisible(chromedp.ID("claim")))
 		if h := jsEval[string](t, ctx, `document.activeElement.tagName + ' ' + document.activeElement.textContent`); h != "H1 Verify a claim" {
@@ -629,18 +705,14 @@ func TestUI(t *testing.T) {
 					slog.New(slog.NewTextHandler(io.Discard, nil))).Handler())
 				defer fake.Close()
 				ctx := b.tab(t, 1280, 900)
-				do(t, ctx, "start a fact-check",
-					chromedp.Navigate(fake.URL+"/#/factcheck"),
-					chromedp.WaitVisible(chromedp.ID("fc-content")),
-					chromedp.SetValue(chromedp.ID("fc-content"), "The Golden Gate Bridge opened in 1937."),
-					chromedp.Click(chromedp.CSS(".view-factcheck button[type=submit]")),
-					chromedp.WaitVisible(chromedp.CSS(`.claim-item[data-status="pending"]`)))
+				fill(t, ctx, fake.URL+"/#/factcheck", "fc-content", "The Golden Gate Bridge opened in 1937.")
+				do(t, ctx, "see the claim pending", chromedp.WaitVisible(chromedp.CSS(`.claim-item[data-status="pending"]`)))
 				close(fc.release)
-				do(t, ctx, "see the stream break", chromedp.WaitVisible(chromedp.CSS("#fc-alerts [role=alert]")))
+				do(t, ctx, "see the stream break", chromedp.WaitVisible(chromedp.CSS("#factcheck-alerts [role=alert]")))
 				got := jsEval[struct {
 					Alert    string
 					Statuses []string
-				}](t, ctx, `({alert: document.querySelector('#fc-alerts [role=alert]').textContent,
+				}](t, ctx, `({alert: document.querySelector('#factcheck-alerts [role=alert]').textContent,
 					statuses: [...document.querySelectorAll('.claim-item')].map((e) => e.dataset.status)})`)
 				if !strings.Contains(got.Alert, "stream broke") || !strings.Contains(got.Alert, tt.want) || !slices.Equal(got.Statuses, []string{"stopped"}) {
 					t.Errorf("banner %q with claim statuses %q; want %q and the claim marked not checked", got.Alert, got.Statuses, tt.want)

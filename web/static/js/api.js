@@ -88,6 +88,16 @@ export async function checkCitationsUpload(form, signal) {
   return (await send('POST', '/v1/citations', { form, signal })).json();
 }
 
+// entailment answers POST /v1/entailment ({claim, source_excerpt,
+// source_type}); jury answers POST /v1/jury for one pair ({claim, truth}).
+export async function entailment(req, signal) {
+  return (await send('POST', '/v1/entailment', { json: req, signal })).json();
+}
+
+export async function jury(req, signal) {
+  return (await send('POST', '/v1/jury', { json: req, signal })).json();
+}
+
 export function factcheckResult(messageId, signal) {
   return getJSON(`/v1/factchecks/${seg(messageId)}`, signal);
 }

@@ -1,11 +1,13 @@
 // The UI shell: hash routes (#/verify, #/factcheck, #/factcheck/{messageId},
-// #/citations, #/corpus), the navigation's current page, focus on navigation, and the
+// #/citations, #/entailment, #/jury, #/corpus), the navigation's current page, focus on navigation, and the
 // readiness line in the footer.
 import { h, isAbort } from './dom.js';
 import { readiness } from './api.js';
 import * as verifyView from './verify.js';
 import * as factcheckView from './factcheck.js';
 import * as citationsView from './citations.js';
+import * as entailmentView from './entailment.js';
+import * as juryView from './jury.js';
 import * as corpusView from './corpus.js';
 
 const routes = [
@@ -13,6 +15,8 @@ const routes = [
   { re: /^#\/factcheck$/, nav: 'factcheck', title: 'Fact-check', render: factcheckView.renderNew },
   { re: /^#\/factcheck\/([^/]+)$/, nav: 'factcheck', title: 'Fact-check', render: factcheckView.renderStored },
   { re: /^#\/citations$/, nav: 'citations', title: 'Check citations', render: citationsView.render },
+  { re: /^#\/entailment$/, nav: 'entailment', title: 'Entailment audit', render: entailmentView.render },
+  { re: /^#\/jury$/, nav: 'jury', title: 'Jury', render: juryView.render },
   { re: /^#\/corpus$/, nav: 'corpus', title: 'Corpus', render: corpusView.render },
 ];
 

@@ -2,7 +2,7 @@
 // verity fetches every cited URL and judges whether the page states the
 // claim that cites it; the report lists each citation's status, the claims
 // verified or not, unsourced claims, severities and recommendations.
-import { h, link, date, truncate } from './dom.js';
+import { h, link, date, truncate, page } from './dom.js';
 import { checkCitations, checkCitationsUpload } from './api.js';
 import { gauge } from './gauge.js';
 import { onSubmit } from './alert.js';
@@ -34,11 +34,10 @@ export function render(root, { signal }) {
   const name = h('input', { id: 'cite-path', type: 'text', maxlength: 300, autocomplete: 'off', placeholder: 'e.g. reports/q3-analysis.md' });
   const fields = { document: doc, file, format, path: name, body: doc };
   const submit = h('button', { type: 'submit', class: 'btn btn-primary', text: 'Check citations' });
-  const alerts = h('div', { id: 'cite-alerts', class: 'alerts' });
-  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  const result = h('div', { class: 'result', id: 'cite-result' });
+  const { section, alerts, status, result } = page('citations', 'Check citations',
+    'verity fetches every URL a document cites and checks that the page really says what the document claims; it also flags claims that cite nothing.');
 
-  const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'cite-h' },
+  const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'citations-h' },
     h('div', { class: 'field' }, h('label', { for: 'cite-doc', text: 'Document' }), doc,
       h('p', { class: 'hint', id: 'cite-doc-hint' }, 'Paste Markdown, HTML or text with its links or numbered references (up to 2 MiB). ',
         h('button', { type: 'button', class: 'linkish', text: 'Use a sample document', onclick: () => { doc.value = SAMPLE; doc.focus(); } }))),
@@ -68,11 +67,8 @@ export function render(root, { signal }) {
     return `Checked ${s.citations_checked ?? 0} citations for ${s.total_claims ?? 0} claims: ${s.verified_claims ?? 0} verified, ${s.false_claims ?? 0} false.`;
   });
 
-  root.append(h('section', { class: 'view view-citations' },
-    h('div', { class: 'view-head' },
-      h('h1', { id: 'cite-h', tabindex: -1, text: 'Check citations' }),
-      h('p', { class: 'lead', text: 'verity fetches every URL a document cites and checks that the page really says what the document claims; it also flags claims that cite nothing.' })),
-    form, alerts, status, result));
+  section.append(form, alerts, status, result);
+  root.append(section);
 }
 
 function renderReport(r) {
@@ -107,8 +103,8 @@ function renderReport(r) {
   }
 
   const issues = r.citation_issues || [];
-  parts.push(h('section', { class: 'card', 'aria-labelledby': 'citations-h' },
-    h('h2', { id: 'citations-h', text: `Citation issues (${issues.length})` }),
+  parts.push(h('section', { class: 'card', 'aria-labelledby': 'cite-issues-h' },
+    h('h2', { id: 'cite-issues-h', text: `Citation issues (${issues.length})` }),
     issues.length ? table({
       caption: 'Citations with a problem and their status; choose a column heading to sort',
       columns: [

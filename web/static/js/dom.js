@@ -118,3 +118,19 @@ export function sleep(ms, signal) {
 export function isAbort(err) {
   return err?.name === 'AbortError';
 }
+
+// page builds the frame most views share: a section with its heading
+// (which takes focus on navigation) and lead paragraph, plus the alerts
+// box, status line and result area the caller places. Ids are NAME-h,
+// NAME-alerts and NAME-result.
+export function page(name, title, lead) {
+  const heading = h('h1', { id: `${name}-h`, tabindex: -1, text: title });
+  return {
+    heading,
+    section: h('section', { class: `view view-${name}` },
+      h('div', { class: 'view-head' }, heading, h('p', { class: 'lead', text: lead }))),
+    alerts: h('div', { id: `${name}-alerts`, class: 'alerts' }),
+    status: h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }),
+    result: h('div', { class: 'result', id: `${name}-result` }),
+  };
+}

@@ -6,7 +6,7 @@
 // annotated content and the findings by verdict. The stored result (GET
 // /v1/factchecks/{messageId}) then adds each checker's evidence; a past
 // fact-check opens from its link the same way.
-import { h, link, date, bar, truncate, isAbort } from './dom.js';
+import { h, link, date, bar, truncate, isAbort, page } from './dom.js';
 import { factcheckStream, factcheckResult } from './api.js';
 import { gauge } from './gauge.js';
 import { showError, clearError, showNotice } from './alert.js';
@@ -39,9 +39,8 @@ export function renderNew(root, { signal }) {
   };
   const submit = h('button', { type: 'submit', class: 'btn btn-primary', text: 'Run fact-check' });
   const stop = h('button', { type: 'button', class: 'btn', text: 'Stop', hidden: true });
-  const alerts = h('div', { id: 'fc-alerts', class: 'alerts' });
-  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  const runArea = h('div', { class: 'run-area' });
+  const { section, alerts, status, result: runArea } = page('factcheck', 'Fact-check a text',
+    'verity extracts the verifiable claims of a text, has independent checkers verify each one, and reports how reliable the text is.');
   const recent = h('div', { class: 'recent' });
 
   const textPanel = h('div', { class: 'mode-panel', id: 'fc-panel-text' },
@@ -62,7 +61,7 @@ export function renderNew(root, { signal }) {
   modeAsk.addEventListener('change', syncMode);
   syncMode();
 
-  const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'fc-h' },
+  const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'factcheck-h' },
     h('fieldset', { class: 'segmented' },
       h('legend', { text: 'What to check' }),
       h('span', { class: 'seg' }, modeText, h('label', { for: 'fc-mode-text', text: 'Paste text' })),
@@ -136,23 +135,17 @@ export function renderNew(root, { signal }) {
   });
 
   renderRecent(recent);
-  root.append(h('section', { class: 'view view-factcheck' },
-    h('div', { class: 'view-head' },
-      h('h1', { id: 'fc-h', tabindex: -1, text: 'Fact-check a text' }),
-      h('p', { class: 'lead', text: 'verity extracts the verifiable claims of a text, has independent checkers verify each one, and reports how reliable the text is.' })),
-    form, alerts, status, runArea, recent));
+  section.append(form, alerts, status, runArea, recent);
+  root.append(section);
 }
 
 // renderStored is #/factcheck/{messageId}: a past fact-check.
 export async function renderStored(root, { signal, params: [id] }) {
-  const alerts = h('div', { id: 'fc-alerts', class: 'alerts' });
-  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', text: 'Loading the fact-check…' });
-  const runArea = h('div', { class: 'run-area' });
-  const heading = h('h1', { id: 'fc-h', tabindex: -1, text: 'Fact-check' });
-  root.append(h('section', { class: 'view view-factcheck' },
-    h('div', { class: 'view-head' }, heading,
-      h('p', { class: 'lead' }, 'A stored fact-check, rebuilt from its deliberation stages. ', h('a', { href: '#/factcheck', text: 'Start a new fact-check' }), '.')),
-    alerts, status, runArea));
+  const { section, heading, alerts, status, result: runArea } = page('factcheck', 'Fact-check',
+    'A stored fact-check, rebuilt from its deliberation stages.');
+  status.textContent = 'Loading the fact-check…';
+  section.append(h('p', {}, h('a', { href: '#/factcheck', text: 'Start a new fact-check' })), alerts, status, runArea);
+  root.append(section);
   try {
     const res = await factcheckResult(id, signal);
     const run = new Run(runArea, status, { stored: true });

@@ -2,7 +2,7 @@
 // a verdict card with the 0-100 gauge and 2-3 citations, the features the
 // score is computed from, and the judged passages with their entail /
 // contradict / neutral probabilities.
-import { h, link, date, fixed, pct, bar, truncate } from './dom.js';
+import { h, link, date, fixed, pct, bar, truncate, page } from './dom.js';
 import { verify } from './api.js';
 import { gauge } from './gauge.js';
 import { onSubmit } from './alert.js';
@@ -43,9 +43,8 @@ export function render(root, { signal }) {
   const since = h('input', { id: 'since', name: 'since', type: 'date' });
   const fields = { claim, k, top_n: topN, domains, since };
   const submit = h('button', { type: 'submit', class: 'btn btn-primary', text: 'Verify' });
-  const alerts = h('div', { id: 'verify-alerts', class: 'alerts' });
-  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  const result = h('div', { class: 'result', id: 'verify-result' });
+  const { section, alerts, status, result } = page('verify', 'Verify a claim',
+    'Check one claim against the evidence in the corpus. verity retrieves passages, judges whether each entails or contradicts the claim, and scores it from 0 to 100.');
 
   const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'verify-h' },
     h('div', { class: 'field' },
@@ -84,11 +83,8 @@ export function render(root, { signal }) {
     return `Verdict: ${res.verdict}, score ${res.score} out of 100.`;
   });
 
-  root.append(h('section', { class: 'view view-verify' },
-    h('div', { class: 'view-head' },
-      h('h1', { id: 'verify-h', tabindex: -1, text: 'Verify a claim' }),
-      h('p', { class: 'lead', text: 'Check one claim against the evidence in the corpus. verity retrieves passages, judges whether each entails or contradicts the claim, and scores it from 0 to 100.' })),
-    form, alerts, status, result));
+  section.append(form, alerts, status, result);
+  root.append(section);
 }
 
 function renderResult(res) {
