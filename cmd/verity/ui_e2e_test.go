@@ -431,6 +431,25 @@ func TestUI(t *testing.T) {
 		b.screenshot(t, ctx, "factcheck-live")
 	})
 
+	t.Run("ask without a model backend", func(t *testing.T) {
+		ctx := b.tab(t, 1280, 900)
+		do(t, ctx, "ask a question",
+			chromedp.Navigate(base+"/#/factcheck"),
+			chromedp.WaitVisible(chromedp.ID("fc-content")),
+			chromedp.Click(chromedp.CSS(`label[for="fc-mode-ask"]`)),
+			chromedp.WaitVisible(chromedp.ID("fc-question")),
+			chromedp.SetValue(chromedp.ID("fc-question"), "When did the Golden Gate Bridge open?"),
+			chromedp.SetValue(chromedp.ID("fc-generator"), "llama3.1:8b"),
+			chromedp.Click(chromedp.CSS(".view form button[type=submit]")),
+			chromedp.WaitVisible(chromedp.CSS("#factcheck-alerts [role=alert]")))
+		got := jsEval[struct{ Text, Invalid string }](t, ctx, `({text: document.querySelector('#factcheck-alerts [role=alert]').textContent,
+			invalid: document.getElementById('fc-generator').getAttribute('aria-invalid')})`)
+		if !strings.Contains(got.Text, "Field: modeConfig.generatorModel") || !strings.Contains(got.Text, "needs a model backend") || got.Invalid != "true" {
+			t.Errorf("banner %q, generator aria-invalid=%q; want the server's reason naming modeConfig.generatorModel, the field marked", got.Text, got.Invalid)
+		}
+		b.screenshot(t, ctx, "factcheck-no-generator")
+	})
+
 	t.Run("factcheck by link", func(t *testing.T) {
 		if messageID == "" {
 			t.Skip("the live fact-check did not finish")
@@ -712,10 +731,17 @@ func TestUI(t *testing.T) {
 				got := jsEval[struct {
 					Alert    string
 					Statuses []string
+					Marks    []string
 				}](t, ctx, `({alert: document.querySelector('#factcheck-alerts [role=alert]').textContent,
-					statuses: [...document.querySelectorAll('.claim-item')].map((e) => e.dataset.status)})`)
+					statuses: [...document.querySelectorAll('.claim-item')].map((e) => e.dataset.status),
+					marks: [...document.querySelectorAll('.content-card .claim-mark')].map((e) => e.dataset.claim)})`)
 				if !strings.Contains(got.Alert, "stream broke") || !strings.Contains(got.Alert, tt.want) || !slices.Equal(got.Statuses, []string{"stopped"}) {
 					t.Errorf("banner %q with claim statuses %q; want %q and the claim marked not checked", got.Alert, got.Statuses, tt.want)
+				}
+				// The claim was underlined in the pasted text as it was
+				// extracted, before any stored result existed.
+				if !slices.Equal(got.Marks, []string{"claim_1"}) {
+					t.Errorf("claims underlined in the content: %q; want claim_1", got.Marks)
 				}
 				b.screenshot(t, ctx, "factcheck-stream-"+strings.ReplaceAll(tt.name, " ", "-"))
 			})

@@ -99,7 +99,7 @@ export function renderNew(root, { signal }) {
 
     running = new AbortController();
     const runSignal = AbortSignal.any([signal, running.signal]);
-    const run = new Run(runArea, status);
+    const run = new Run(runArea, status, { userText: modeText.checked ? content.value : null });
     submit.disabled = true;
     stop.hidden = false;
     status.textContent = 'Starting the fact-check…';
@@ -177,9 +177,12 @@ function majority(verdicts) {
 
 // Run is one fact-check on screen: its state and the elements that show it.
 class Run {
-  constructor(area, status, { stored = false } = {}) {
+  // userText is the text the user submitted, shown from the start of a
+  // live run; the stored result replaces it (the server may truncate it).
+  constructor(area, status, { stored = false, userText = null } = {}) {
     this.status = status;
     this.stored = stored;
+    this.userText = userText;
     this.messageId = '';
     this.title = '';
     this.checkerModels = [];
@@ -247,8 +250,15 @@ class Run {
         this.showPermalink();
         this.configLine.textContent = modelsLine(c.generatorModel, c.extractorModel, this.checkerModels, c.reporterModel);
         if (c.biasWarning) this.notice(c.biasWarning);
-        if (c.contentSource === 'user_provided') this.setStep('content', 'done', 'User content');
-        else this.setStep('content', 'active', 'Generating…');
+        if (c.contentSource === 'user_provided') {
+          this.setStep('content', 'done', 'User content');
+          if (this.userText !== null) {
+            this.content = { source: 'user_provided', text: this.userText };
+            this.renderContent();
+          }
+        } else {
+          this.setStep('content', 'active', 'Generating…');
+        }
         this.say('Fact-check started.');
         break;
       }
