@@ -495,6 +495,7 @@ func TestUI(t *testing.T) {
 			t.Errorf("job progress %v of %v, %q; want 1 of 1 with 1 ingested", got.Value, got.Max, got.Counts)
 		}
 		b.screenshot(t, ctx, "corpus-ingest")
+		b.phone(t, ctx, ".sources-table", "corpus-375px")
 	})
 
 	t.Run("citations", func(t *testing.T) {

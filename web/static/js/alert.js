@@ -15,7 +15,8 @@ export function showError(box, err, fields = {}) {
     err?.detail || (!err?.title && err?.message) ? h('p', { text: err.detail || err.message }) : null,
     field ? h('p', { class: 'alert-field' }, 'Field: ', h('code', { text: field })) : null);
   box.replaceChildren(banner);
-  const input = field && fields[field];
+  // "sources[2]" is the input that holds sources.
+  const input = field && (fields[field] || fields[field.replace(/\[\d+\]$/, '')]);
   if (input) {
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-errormessage', id);
