@@ -499,9 +499,18 @@ func TestUI(t *testing.T) {
 	})
 
 	t.Run("citations", func(t *testing.T) {
-		// verity serve does not offer POST /v1/citations yet, so this runs
-		// the same server and checker over the embedded default of the
-		// data directory, against cited pages on loopback.
+		// On verity serve, a citation of a loopback address is refused by
+		// the guarded fetcher, and the report says so.
+		ctx := b.tab(t, 1280, 900)
+		fill(t, ctx, base+"/#/citations", "cite-doc", "# Harbour notes\n\nThe harbour lighthouse at Port Ellen was first lit in 1832 [1].\n\n[1]: http://127.0.0.1:9/lighthouse\n")
+		do(t, ctx, "see the report", chromedp.WaitVisible(chromedp.CSS("#citations-result .report-summary")))
+		if got := jsEval[[]string](t, ctx, `[...document.querySelectorAll('#cite-issues-h ~ .table-wrap tbody tr')].map((r) => r.dataset.status)`); !slices.Equal(got, []string{"blocked"}) {
+			t.Errorf("a loopback citation on verity serve shows statuses %q, want [blocked]", got)
+		}
+
+		// The cited pages are on loopback, which verity serve's fetcher
+		// refuses without fetch.allow_private; so this test wires the app
+		// as serve does, with that setting, and serves it in process.
 		pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path != "/lighthouse" {
 				http.NotFound(w, r)
@@ -525,11 +534,7 @@ func TestUI(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer a.Close()
-		checker, err := citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: quiet}, citations.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(server.New(server.Config{}, server.Deps{Verifier: a.verify, Citations: checker}, quiet).Handler())
+		srv := httptest.NewServer(server.New(server.Config{}, server.Deps{Verifier: a.verify, Citations: a.citations}, quiet).Handler())
 		defer srv.Close()
 
 		doc := fmt.Sprintf("# Harbour notes\n\nThe harbour lighthouse at Port Ellen was first lit in 1832 [1]. "+
@@ -544,7 +549,6 @@ func TestUI(t *testing.T) {
 		}
 		slices.Sort(wantStatuses)
 
-		ctx := b.tab(t, 1280, 900)
 		fill(t, ctx, srv.URL+"/#/citations", "cite-doc", doc)
 		do(t, ctx, "see the report", chromedp.WaitVisible(chromedp.CSS("#citations-result .report-summary")))
 		got := jsEval[struct {
