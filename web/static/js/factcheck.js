@@ -213,7 +213,7 @@ class Run {
     this.contentLabel = h('p', { class: 'content-source' });
     this.contentText = h('div', { class: 'content-text', 'aria-live': 'off' }, h('p', { class: 'muted', text: 'Waiting for the content…' }));
     this.contentNote = h('p', { class: 'muted small', hidden: true });
-    this.countBadge = h('span', { class: 'count', text: '0', 'aria-label': 'claims' });
+    this.countBadge = h('span', { class: 'count', text: '0' });
     this.groups = h('div', { class: 'claim-groups' }, h('p', { class: 'muted', text: 'Claims appear here as they are extracted.' }));
     this.reportArea = h('div', { class: 'report-area' });
     this.root = h('section', { class: ['run', stored && 'run-stored'], 'aria-labelledby': 'run-h' },
