@@ -59,29 +59,35 @@ func chromiumPath(t *testing.T) string {
 }
 
 // pageProbe runs in every page before its scripts. It records uncaught
-// errors, and every value a claim's data-status takes (the first one when
-// the claim appears, then each change), so a test sees the transitions
-// however fast the stream is.
+// errors, and every value a claim's data-status takes: the value it had
+// when it appeared, then each change. The record is exact even when a
+// whole stream arrives at once and the DOM changes several times before
+// the observer runs, because each change's old value is kept.
 const pageProbe = `
 window.__errors = [];
 addEventListener('error', (e) => window.__errors.push(String(e.message || e)));
 addEventListener('unhandledrejection', (e) => window.__errors.push('unhandled rejection: ' + String(e.reason && e.reason.message || e.reason)));
 window.__statuses = {};
 new MutationObserver((records) => {
-  const note = (el) => {
-    const id = el.dataset.claimId;
-    const list = window.__statuses[id] || (window.__statuses[id] = []);
-    if (list[list.length - 1] !== el.dataset.status) list.push(el.dataset.status);
+  const batch = new Map();
+  const note = (el, value) => {
+    if (!batch.has(el)) batch.set(el, []);
+    if (value != null) batch.get(el).push(value);
   };
   for (const r of records) {
-    if (r.type === 'attributes' && r.target.matches('.claim-item')) note(r.target);
+    if (r.type === 'attributes' && r.target.matches('.claim-item')) note(r.target, r.oldValue);
     for (const n of r.addedNodes || []) {
       if (n.nodeType !== 1) continue;
       if (n.matches('.claim-item')) note(n);
-      n.querySelectorAll('.claim-item').forEach(note);
+      n.querySelectorAll('.claim-item').forEach((el) => note(el));
     }
   }
-}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  for (const [el, values] of batch) {
+    values.push(el.dataset.status);
+    const list = window.__statuses[el.dataset.claimId] || (window.__statuses[el.dataset.claimId] = []);
+    for (const v of values) if (list[list.length - 1] !== v) list.push(v);
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'], attributeOldValue: true });
 `
 
 type browser struct {
