@@ -92,7 +92,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	addr := ln.Addr().String()
 	log.Info("verity is serving", "addr", "http://"+addr, "data", cfg.Data)
-	fmt.Fprintf(cmd.OutOrStdout(), "verity is listening on http://%s\nTry:\n  %s\n", addr,
+	fmt.Fprintf(cmd.OutOrStdout(), "verity is listening on http://%s (web UI at http://%s/)\nTry:\n  %s\n", addr, addr,
 		strings.Replace(demo.CurlExample, "127.0.0.1:8080", addr, 1))
 
 	g, gctx := errgroup.WithContext(ctx)

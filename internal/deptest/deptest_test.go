@@ -45,6 +45,7 @@ var rank = map[string]int{
 	"sentences": 1,
 	"wordvec":   1,
 	"demo":      1,
+	"web":       1,
 	"llm":       2,
 	"embedding": 2,
 	"scoring":   3,
