@@ -1,11 +1,13 @@
 package nli
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/wordvec"
 )
 
@@ -22,15 +24,8 @@ type text struct {
 	quant  int // strongest quantifier level, 0 when none
 	hedged bool
 	excl   bool
-	nums   []number
-}
-
-// number is a figure in a text with the bound written before it: +1 for
-// "more than 5" (a lower bound), -1 for "under 5", 0 for plain.
-type number struct {
-	val   float64
-	bound int
-	year  bool
+	// raw is the text as analysed, for the quantity comparison.
+	raw string
 }
 
 // MaxTextBytes bounds the text analysed for one claim or passage; longer
@@ -42,9 +37,9 @@ func analyse(s string) *text {
 	if len(s) > MaxTextBytes {
 		s = strings.ToValidUTF8(s[:MaxTextBytes], "")
 	}
-	t := &text{toks: tokenize(s), stems: map[string]bool{}, lowers: map[string]bool{}, vecs: map[string][]float32{}}
+	t := &text{raw: s, toks: tokenize(s), stems: map[string]bool{}, lowers: map[string]bool{}, vecs: map[string][]float32{}}
 	table := wordvec.Default()
-	for i, tk := range t.toks {
+	for _, tk := range t.toks {
 		t.lowers[tk.lower] = true
 		t.stems[tk.stem] = true
 		if negations[tk.lower] {
@@ -59,31 +54,7 @@ func analyse(s string) *text {
 		if exclusives[tk.lower] {
 			t.excl = true
 		}
-		val, isNum := numberValue(tk)
-		if isNum {
-			n := number{val: val, year: tk.num && !tk.sep && val >= 1000 && val <= 2100 && !strings.Contains(tk.lower, ".")}
-			for k := i - 1; k >= 0 && k >= i-3; k-- {
-				w := t.toks[k].lower
-				if lowerBound[w] {
-					n.bound = 1
-					break
-				}
-				if upperBound[w] {
-					n.bound = -1
-					break
-				}
-			}
-			// A scale word right after a figure multiplies it: "2.5 million".
-			if i+1 < len(t.toks) {
-				if sc, ok := scales[t.toks[i+1].lower]; ok && tk.num {
-					n.val *= sc
-					n.year = false
-				}
-			}
-			if _, isScale := scales[tk.lower]; isScale && i > 0 && t.toks[i-1].num {
-				continue
-			}
-			t.nums = append(t.nums, n)
+		if _, isNum := numberValue(tk); isNum {
 			continue
 		}
 		if !stopwords[tk.lower] && !negations[tk.lower] && quantLevel[tk.lower] == 0 && !hedges[tk.lower] && len(tk.lower) > 1 {
@@ -97,8 +68,6 @@ func analyse(s string) *text {
 	}
 	return t
 }
-
-var scales = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 func numberValue(tk token) (float64, bool) {
 	s := tk.lower
@@ -124,29 +93,36 @@ var featureNames = []string{
 	"quant_claim_stronger", "quant_passage_stronger", "quant_claim_only",
 	"hedge_passage_only", "hedge_claim_only", "excl_claim_only",
 	"antonym", "antonym_unmatched",
-	"num_applicable", "num_ok", "num_fail", "num_approx", "year_fail", "num_claim_unmatched_no_passage_nums",
+	"num_applicable", "num_ok", "num_fail", "num_conflicts_log", "num_agrees_log", "num_unsettled", "year_fail",
+	"num_not_compared",
 	"vec_align_mean", "vec_align_min", "vec_unmatched_best_mean", "vec_unmatched_similar_log", "vec_unmatched_far_log",
 }
 
-// vecDim is the word-vector dimension; the feature vector ends with the
-// mean element-wise product and the mean absolute difference of each
-// unmatched claim word's vector and its best-aligned passage word's, which
-// lets the network learn which substitutions are paraphrase and which
-// contradict (cat/dog, won/lost).
+// vecDim is the word-vector dimension.
 const vecDim = 100
 
-// numFeatures is the length of the feature vector.
-var numFeatures = len(featureNames) + 2*vecDim
+// relDim is the length of one relation input: for a claim word the passage
+// lacks, aligned with its most similar passage word, the element-wise
+// product and the absolute difference of the two vectors (scaled to norm
+// sqrt(vecDim) so that components are about 1), their cosine and the claim
+// word's IDF over the maximum. A small learned layer over these lets the
+// network tell paraphrase (film/movie) from substitution (cat/dog,
+// French/American), which no hand-written list covers.
+const relDim = 2*vecDim + 2
+
+// numFeatures is the number of scalar features.
+var numFeatures = len(featureNames)
 
 // featureSchema names the model's inputs for the model file: the scalar
-// features and the vector block.
+// features and the relation input.
 func featureSchema() []string {
-	return append(append([]string{}, featureNames...), "vec_prod[100]", "vec_absdiff[100]")
+	return append(append([]string{}, featureNames...), fmt.Sprintf("relation[%d]", relDim))
 }
 
-// features returns the feature vector of (claim, passage); idf gives a
-// stem's inverse document frequency, unknown stems getting maxIDF.
-func features(c, p *text, idf func(string) float64, maxIDF float64) []float64 {
+// features returns the scalar features of (claim, passage) and the
+// relation inputs of the claim words the passage lacks; idf gives a stem's
+// inverse document frequency, unknown stems getting maxIDF.
+func features(c, p *text, idf func(string) float64, maxIDF float64) ([]float64, [][]float32) {
 	f := make([]float64, numFeatures)
 	// Alignment of claim content words.
 	uniq := uniqueStrings(c.content)
@@ -249,27 +225,47 @@ func features(c, p *text, idf func(string) float64, maxIDF float64) []float64 {
 	f[25] = b2f(antonymAny)
 	f[26] = b2f(antonymUnmatched)
 
-	// Numbers and dates.
-	nc := compareNumbers(c.nums, p.nums)
-	f[27] = b2f(nc.applicable)
-	f[28] = b2f(nc.applicable && nc.ok)
-	f[29] = b2f(nc.applicable && !nc.ok)
-	f[30] = b2f(nc.approx)
-	f[31] = b2f(nc.yearFail)
-	f[32] = b2f(len(c.nums) > 0 && len(p.nums) == 0)
+	// Numbers, dates and units, compared by package quantity.
+	const q = 27
+	nc := quantity.Compare(c.raw, p.raw)
+	f[q] = b2f(nc.Applicable)
+	f[q+1] = b2f(nc.Applicable && nc.OK)
+	f[q+2] = b2f(nc.Applicable && !nc.OK)
+	findings := quantity.Check(c.raw, p.raw)
+	conflicts, agrees, notCompared := 0, 0, 0
+	for _, fd := range findings {
+		switch fd.Outcome {
+		case quantity.Conflicts:
+			conflicts++
+			if fd.Claim.Kind == quantity.Year || fd.Claim.Kind == quantity.Date {
+				f[q+6] = 1
+			}
+		case quantity.Agrees:
+			agrees++
+		case quantity.Unsettled:
+			f[q+5] = 1
+		case quantity.NotCompared:
+			notCompared++
+		}
+	}
+	f[q+3] = math.Log1p(float64(conflicts))
+	f[q+4] = math.Log1p(float64(agrees))
+	f[q+7] = b2f(len(findings) > 0 && notCompared == len(findings))
 
-	vectorFeatures(c, p, uniq, f[33:38], f[len(featureNames):])
-	return f
+	const v = q + 8
+	rel := vectorFeatures(c, p, uniq, f[v:v+5], func(s string) float64 { return idf(s) / maxIDF })
+	return f, rel
 }
 
 // vectorFeatures aligns each claim content word with the passage content
 // word of highest cosine similarity. An exact stem match aligns at 1, a
 // word the table does not know and the passage does not contain at 0.
-func vectorFeatures(c, p *text, uniq []string, scalars, dense []float64) {
+func vectorFeatures(c, p *text, uniq []string, scalars []float64, relIDF func(string) float64) [][]float32 {
 	if len(uniq) == 0 {
 		scalars[0], scalars[1] = 1, 1
-		return
+		return nil
 	}
+	var rel [][]float32
 	pstems := make([]string, 0, len(p.vecs))
 	for s := range p.vecs {
 		pstems = append(pstems, s)
@@ -308,21 +304,23 @@ func vectorFeatures(c, p *text, uniq []string, scalars, dense []float64) {
 		unmatchedN++
 		unmatchedSum += best
 		v := p.vecs[bestStem]
+		r := make([]float32, relDim)
 		for j := range vecDim {
-			dense[j] += float64(u[j] * v[j])
-			dense[vecDim+j] += math.Abs(float64(u[j] - v[j]))
+			r[j] = vecDim * u[j] * v[j]
+			r[vecDim+j] = float32(math.Sqrt(vecDim)) * float32(math.Abs(float64(u[j]-v[j])))
 		}
+		r[2*vecDim] = float32(best)
+		r[2*vecDim+1] = float32(relIDF(s))
+		rel = append(rel, r)
 	}
 	scalars[0] = sum / float64(len(uniq))
 	scalars[1] = minSim
 	if unmatchedN > 0 {
 		scalars[2] = unmatchedSum / float64(unmatchedN)
-		for j := range dense {
-			dense[j] /= float64(unmatchedN)
-		}
 	}
 	scalars[3] = math.Log1p(float64(similar))
 	scalars[4] = math.Log1p(float64(far))
+	return rel
 }
 
 func unit(v []float32) []float32 {
@@ -346,68 +344,6 @@ func dot(a, b []float32) float64 {
 		s += a[i] * b[i]
 	}
 	return float64(s)
-}
-
-type numCompare struct {
-	applicable, ok, approx, yearFail bool
-}
-
-// compareNumbers checks each claim figure against the passage's figures of
-// the same kind (years with years, other figures with other figures). A
-// plain claim figure agrees with a passage figure within 2%; "more than X"
-// agrees with a passage figure above X (or "more than" a figure >= X), and
-// "under X" with one below X. The check applies when the passage has a
-// figure of the kind, and is ok when every applicable claim figure agrees.
-func compareNumbers(cn, pn []number) numCompare {
-	var r numCompare
-	r.ok = true
-	for _, x := range cn {
-		var candidates []number
-		for _, y := range pn {
-			if y.year == x.year {
-				candidates = append(candidates, y)
-			}
-		}
-		if len(candidates) == 0 {
-			continue
-		}
-		r.applicable = true
-		agree := false
-		for _, y := range candidates {
-			if numbersAgree(x, y) {
-				agree = true
-				break
-			}
-			if x.bound == 0 && y.bound == 0 && !x.year && math.Abs(x.val-y.val) <= 0.1*math.Abs(x.val) {
-				r.approx = true
-			}
-		}
-		if !agree {
-			r.ok = false
-			if x.year {
-				r.yearFail = true
-			}
-		}
-	}
-	if !r.applicable {
-		r.ok = false
-	}
-	return r
-}
-
-func numbersAgree(x, y number) bool {
-	near := math.Abs(x.val-y.val) <= 0.02*math.Abs(x.val)
-	if x.year {
-		near = x.val == y.val
-	}
-	switch x.bound {
-	case 0:
-		return near
-	case 1:
-		return y.val > x.val || (near && y.bound >= 0)
-	default:
-		return y.val < x.val || (near && y.bound <= 0)
-	}
 }
 
 func b2f(b bool) float64 {

@@ -21,7 +21,7 @@ func TestTokenize(t *testing.T) {
 func feature(t *testing.T, claim, passage, name string) float64 {
 	t.Helper()
 	m := &Model{MaxIDF: 5}
-	f := features(analyse(claim), analyse(passage), m.idf, m.MaxIDF)
+	f, _ := features(analyse(claim), analyse(passage), m.idf, m.MaxIDF)
 	for i, n := range featureNames {
 		if n == name {
 			return f[i]
@@ -54,13 +54,11 @@ func TestFeatures(t *testing.T) {
 		{"other year", "It opened in 1935.", "It was opened in 1932.", "year_fail", 1},
 		{"figure within 2%", "It has 1,000 staff.", "It has 1,015 staff.", "num_ok", 1},
 		{"figure off by 5%", "It has 1,000 staff.", "It has 1,050 staff.", "num_fail", 1},
-		{"figure off by 5% is near", "It has 1,000 staff.", "It has 1,050 staff.", "num_approx", 1},
 		{"more than, satisfied", "It has more than 500 staff.", "It has 720 staff.", "num_ok", 1},
 		{"more than, violated", "It has more than 900 staff.", "It has 720 staff.", "num_fail", 1},
-		{"under, satisfied", "It cost under 5 million dollars.", "It cost 4.2 million dollars.", "num_ok", 1},
-		{"scale words", "About 2.1 million people live there.", "Its population is 2,100,000.", "num_ok", 1},
+		{"two conflicts", "It had 900 staff and 40 offices in 1990.", "It had 720 staff and 12 offices in 1990.", "num_conflicts_log", math.Log(3)},
 		{"years do not compare with counts", "It opened in 1932.", "It has 40 rooms.", "num_applicable", 0},
-		{"no figure in passage", "It has 40 rooms.", "It is a hotel.", "num_claim_unmatched_no_passage_nums", 1},
+		{"no figure in passage", "It has 40 rooms.", "It is a hotel.", "num_not_compared", 1},
 		{"exact substring", "the cat sat", "Yesterday the cat sat on a mat.", "substring", 1},
 		{"missing name", "Obama met Merkel in Berlin.", "Obama met Sarkozy in Berlin.", "cap_unmatched_frac", 0.5},
 		{"similar word via vectors", "A man is sitting.", "A man is standing.", "vec_unmatched_similar_log", math.Log(2)},
@@ -79,7 +77,7 @@ func TestFeaturesBounded(t *testing.T) {
 	for i := range long {
 		long[i] = "abc "[i%4]
 	}
-	f := features(analyse("abc is abc"), analyse(string(long)), (&Model{MaxIDF: 5}).idf, 5)
+	f, _ := features(analyse("abc is abc"), analyse(string(long)), (&Model{MaxIDF: 5}).idf, 5)
 	if len(f) != numFeatures {
 		t.Fatalf("len = %d, want %d", len(f), numFeatures)
 	}

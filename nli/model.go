@@ -48,7 +48,13 @@ type Model struct {
 	// Mean and Std standardise each feature before the network.
 	Mean []float64 `json:"mean"`
 	Std  []float64 `json:"std"`
-	// W1 is Hidden x len(Features), row-major; W2 is 3 x Hidden.
+	// WR is RelHidden x relDim, the layer applied to each relation input
+	// before max- and mean-pooling.
+	RelHidden int       `json:"rel_hidden"`
+	WR        []float64 `json:"wr"`
+	BR        []float64 `json:"br"`
+	// W1 is Hidden x (scalar features + 2 RelHidden), row-major; W2 is
+	// 3 x Hidden.
 	Hidden int       `json:"hidden"`
 	W1     []float64 `json:"w1"`
 	B1     []float64 `json:"b1"`
@@ -109,12 +115,14 @@ func (m *Model) validate() error {
 	if !slices.Equal(m.Features, featureSchema()) {
 		return errors.New("the model's features differ from the ones this build computes; retrain it with 'verity train nli'")
 	}
-	nf, h := numFeatures, m.Hidden
+	nf, h := m.inputs(), m.Hidden
 	switch {
-	case h <= 0:
-		return errors.New("hidden size must be > 0")
-	case len(m.Mean) != nf || len(m.Std) != nf:
-		return fmt.Errorf("mean/std have %d/%d entries for %d features", len(m.Mean), len(m.Std), nf)
+	case h <= 0 || m.RelHidden <= 0:
+		return errors.New("hidden sizes must be > 0")
+	case len(m.WR) != m.RelHidden*relDim || len(m.BR) != m.RelHidden:
+		return fmt.Errorf("relation layer is %d+%d weights, want %d+%d", len(m.WR), len(m.BR), m.RelHidden*relDim, m.RelHidden)
+	case len(m.Mean) != numFeatures || len(m.Std) != numFeatures:
+		return fmt.Errorf("mean/std have %d/%d entries for %d features", len(m.Mean), len(m.Std), numFeatures)
 	case len(m.W1) != h*nf || len(m.B1) != h:
 		return fmt.Errorf("layer 1 is %d+%d weights, want %d+%d", len(m.W1), len(m.B1), h*nf, h)
 	case len(m.W2) != int(numLabels)*h || len(m.B2) != int(numLabels):
@@ -122,7 +130,7 @@ func (m *Model) validate() error {
 	case !(m.Temperature > 0):
 		return fmt.Errorf("temperature %g must be > 0", m.Temperature)
 	}
-	for _, w := range [][]float64{m.Mean, m.Std, m.W1, m.B1, m.W2, m.B2} {
+	for _, w := range [][]float64{m.Mean, m.Std, m.WR, m.BR, m.W1, m.B1, m.W2, m.B2} {
 		for _, x := range w {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return errors.New("a weight is not a finite number")
@@ -139,40 +147,14 @@ func (m *Model) idf(stem string) float64 {
 	return m.MaxIDF
 }
 
-// vector returns the standardised features of a pair.
-func (m *Model) vector(c, p *text) []float64 {
-	x := features(c, p, m.idf, m.MaxIDF)
+// input returns the network input of a pair: standardised scalar
+// features and the relation inputs.
+func (m *Model) input(c, p *text) input {
+	x, rel := features(c, p, m.idf, m.MaxIDF)
 	for i := range x {
 		x[i] = (x[i] - m.Mean[i]) / m.Std[i]
 	}
-	return x
-}
-
-// logits runs the network on standardised features; hidden, when not nil,
-// receives the hidden activations (len Hidden).
-func (m *Model) logits(x, hidden []float64) [numLabels]float64 {
-	nf := len(x)
-	if hidden == nil {
-		hidden = make([]float64, m.Hidden)
-	}
-	for h := range m.Hidden {
-		s := m.B1[h]
-		row := m.W1[h*nf : (h+1)*nf]
-		for i, v := range x {
-			s += row[i] * v
-		}
-		hidden[h] = math.Tanh(s)
-	}
-	var out [numLabels]float64
-	for k := range numLabels {
-		s := m.B2[k]
-		row := m.W2[int(k)*m.Hidden : int(k+1)*m.Hidden]
-		for h, a := range hidden {
-			s += row[h] * a
-		}
-		out[k] = s
-	}
-	return out
+	return input{x: x, rel: rel}
 }
 
 // probs applies the temperature and the softmax.
@@ -203,6 +185,6 @@ func (m *Model) Predict(claim, passage string) evidence.Judgment {
 }
 
 func (m *Model) judge(c, p *text) evidence.Judgment {
-	pr := m.probs(m.logits(m.vector(c, p), nil))
+	pr := m.probs(m.forward(m.input(c, p), nil))
 	return applyRules(c, p, evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]})
 }

@@ -195,9 +195,3 @@ var numberWords = map[string]string{
 	"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000", "dozen": "12",
 	"single": "1", "once": "1", "twice": "2", "first": "1st", "second": "2nd", "third": "3rd",
 }
-
-// comparatives bound a figure from one side; lower and upper are opposite.
-var (
-	lowerBound = set("over", "more", "above", "exceed", "exceeded", "exceeds", "exceeding", "greater", "higher", "least", "surpassed", "beyond", "plus")
-	upperBound = set("under", "less", "below", "fewer", "lower", "most", "nearly", "almost", "within", "up")
-)

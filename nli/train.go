@@ -21,6 +21,8 @@ type TrainConfig struct {
 	Seed int64
 	// Hidden is the hidden layer's width; default 32.
 	Hidden int
+	// RelHidden is the width of the relation layer; default 16.
+	RelHidden int
 	// Epochs over the training pairs; default 25.
 	Epochs int
 	// LearningRate of Adam; default 0.003.
@@ -44,6 +46,9 @@ func (c TrainConfig) withDefaults() TrainConfig {
 	}
 	if c.Hidden <= 0 {
 		c.Hidden = 32
+	}
+	if c.RelHidden <= 0 {
+		c.RelHidden = 16
 	}
 	if c.Epochs <= 0 {
 		c.Epochs = 25
@@ -124,7 +129,7 @@ func Train(ctx context.Context, cfg TrainConfig, logf func(format string, args .
 	m.Info = map[string]string{
 		"data":   "FEVER paper_dev, VitaminC real_a + synthetic, SNLI dev, SciFact train pairs (train splits only)",
 		"seed":   strconv.FormatInt(cfg.Seed, 10),
-		"hidden": strconv.Itoa(cfg.Hidden),
+		"hidden": strconv.Itoa(cfg.Hidden), "rel_hidden": strconv.Itoa(cfg.RelHidden),
 		"epochs": strconv.Itoa(cfg.Epochs),
 	}
 	return m, met, nil
@@ -144,7 +149,7 @@ func (m *Model) Evaluate(ctx context.Context, pairs []Pair) (SetMetrics, error) 
 	}
 	sm := SetMetrics{N: len(pairs)}
 	for i, x := range xs {
-		p := m.probs(m.logits(x, nil))
+		p := m.probs(m.forward(x, nil))
 		if argmax(p) == pairs[i].Label {
 			sm.Accuracy++
 		}
@@ -167,10 +172,9 @@ func argmax(p [numLabels]float64) Label {
 	return best
 }
 
-// featurize computes the standardised feature vectors of pairs on two
-// goroutines.
-func (m *Model) featurize(ctx context.Context, pairs []Pair) ([][]float64, error) {
-	xs := make([][]float64, len(pairs))
+// featurize computes the network inputs of pairs on two goroutines.
+func (m *Model) featurize(ctx context.Context, pairs []Pair) ([]input, error) {
+	xs := make([]input, len(pairs))
 	g, ctx := errgroup.WithContext(ctx)
 	const workers = 2
 	for w := range workers {
@@ -179,7 +183,7 @@ func (m *Model) featurize(ctx context.Context, pairs []Pair) ([][]float64, error
 				if i%512 == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				xs[i] = m.vector(analyse(pairs[i].Claim), analyse(pairs[i].Passage))
+				xs[i] = m.input(analyse(pairs[i].Claim), analyse(pairs[i].Passage))
 			}
 			return nil
 		})
@@ -201,7 +205,7 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 		return nil, fmt.Errorf("train: no training pairs")
 	}
 	nf := numFeatures
-	m := &Model{Format: modelFormat, Features: featureSchema(), Hidden: cfg.Hidden, Temperature: 1,
+	m := &Model{Format: modelFormat, Features: featureSchema(), Hidden: cfg.Hidden, RelHidden: cfg.RelHidden, Temperature: 1,
 		Mean: make([]float64, nf), Std: make([]float64, nf)}
 	for i := range m.Std {
 		m.Std[i] = 1
@@ -215,9 +219,9 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 	}
 	for j := range nf {
 		var s, ss float64
-		for _, x := range raw {
-			s += x[j]
-			ss += x[j] * x[j]
+		for _, in := range raw {
+			s += in.x[j]
+			ss += in.x[j] * in.x[j]
 		}
 		n := float64(len(raw))
 		m.Mean[j] = s / n
@@ -226,32 +230,40 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 			m.Std[j] = 1
 		}
 	}
-	for _, x := range raw {
-		for j := range x {
-			x[j] = (x[j] - m.Mean[j]) / m.Std[j]
+	for _, in := range raw {
+		for j := range in.x {
+			in.x[j] = (in.x[j] - m.Mean[j]) / m.Std[j]
 		}
 	}
 
 	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), 0x0a11))
-	h := cfg.Hidden
-	m.W1 = make([]float64, h*nf)
+	h, nin := cfg.Hidden, m.inputs()
+	m.WR = make([]float64, cfg.RelHidden*relDim)
+	m.BR = make([]float64, cfg.RelHidden)
+	m.W1 = make([]float64, h*nin)
 	m.B1 = make([]float64, h)
 	m.W2 = make([]float64, int(numLabels)*h)
 	m.B2 = make([]float64, numLabels)
+	for i := range m.WR {
+		m.WR[i] = rng.NormFloat64() / math.Sqrt(relDim)
+	}
+	for i := range m.BR {
+		m.BR[i] = 0.1
+	}
 	for i := range m.W1 {
-		m.W1[i] = rng.NormFloat64() / math.Sqrt(float64(nf))
+		m.W1[i] = rng.NormFloat64() / math.Sqrt(float64(nin))
 	}
 	for i := range m.W2 {
 		m.W2[i] = rng.NormFloat64() / math.Sqrt(float64(h))
 	}
-	params := [][]float64{m.W1, m.B1, m.W2, m.B2}
+	params := m.params()
 	opt := newAdam(params, cfg.LearningRate)
 	grads := make([][]float64, len(params))
 	for i, p := range params {
 		grads[i] = make([]float64, len(p))
 	}
 
-	var calibX [][]float64
+	var calibX []input
 	if len(calib) > 0 {
 		if calibX, err = m.featurize(ctx, plain(calib)); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
@@ -261,7 +273,7 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 	for i := range order {
 		order[i] = i
 	}
-	hidden := make([]float64, h)
+	act := &activations{}
 	// Early stopping: keep the parameters of the epoch with the lowest
 	// calibration loss.
 	bestLoss := math.Inf(1)
@@ -279,9 +291,8 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 			}
 			var bw float64
 			for _, idx := range order[start:end] {
-				x, y, w := raw[idx], train[idx].Label, train[idx].Weight
-				loss += w * m.backward(x, y, w, hidden, grads)
-				bw += w
+				loss += train[idx].Weight * m.backward(raw[idx], train[idx].Label, train[idx].Weight, act, grads)
+				bw += train[idx].Weight
 			}
 			wsum += bw
 			if bw == 0 {
@@ -291,7 +302,7 @@ func TrainPairs(ctx context.Context, cfg TrainConfig, train, calib []Weighted, l
 				for j := range g {
 					g[j] /= bw
 				}
-				if i == 0 || i == 2 { // decay weights, not biases
+				if i%2 == 0 { // decay weights (WR, W1, W2), not biases
 					for j := range g {
 						g[j] += cfg.L2 * params[i][j]
 					}
@@ -332,45 +343,11 @@ func plain(ws []Weighted) []Pair {
 	return out
 }
 
-// backward adds the gradient of w * cross-entropy for one example to grads
-// and returns the unweighted loss.
-func (m *Model) backward(x []float64, y Label, w float64, hidden []float64, grads [][]float64) float64 {
-	z := m.logits(x, hidden)
-	p := softmax(z, 1)
-	nf, h := len(x), m.Hidden
-	gW1, gB1, gW2, gB2 := grads[0], grads[1], grads[2], grads[3]
-	var dz [numLabels]float64
-	for k := range numLabels {
-		dz[k] = p[k] * w
-		if k == y {
-			dz[k] -= w
-		}
-		gB2[k] += dz[k]
-		row := gW2[int(k)*h : int(k+1)*h]
-		for j, a := range hidden {
-			row[j] += dz[k] * a
-		}
-	}
-	for j, a := range hidden {
-		var dh float64
-		for k := range numLabels {
-			dh += m.W2[int(k)*h+j] * dz[k]
-		}
-		da := dh * (1 - a*a)
-		gB1[j] += da
-		row := gW1[j*nf : (j+1)*nf]
-		for i, v := range x {
-			row[i] += da * v
-		}
-	}
-	return -math.Log(math.Max(p[y], 1e-12))
-}
-
 // score returns the weighted accuracy and log-loss at temperature t.
-func (m *Model) score(xs [][]float64, ws []Weighted, t float64) (acc, loss float64) {
+func (m *Model) score(xs []input, ws []Weighted, t float64) (acc, loss float64) {
 	var wsum float64
 	for i, x := range xs {
-		p := softmax(m.logits(x, nil), t)
+		p := softmax(m.forward(x, nil), t)
 		w := ws[i].Weight
 		if argmax(p) == ws[i].Label {
 			acc += w
@@ -383,10 +360,10 @@ func (m *Model) score(xs [][]float64, ws []Weighted, t float64) (acc, loss float
 
 // fitTemperature minimises the calibration log-loss over the temperature
 // by golden-section search on log t in [log 0.25, log 8].
-func fitTemperature(m *Model, xs [][]float64, ws []Weighted) float64 {
+func fitTemperature(m *Model, xs []input, ws []Weighted) float64 {
 	logits := make([][numLabels]float64, len(xs))
 	for i, x := range xs {
-		logits[i] = m.logits(x, nil)
+		logits[i] = m.forward(x, nil)
 	}
 	nll := func(lt float64) float64 {
 		t := math.Exp(lt)
