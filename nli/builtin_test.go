@@ -53,6 +53,9 @@ func TestShippedBehaviour(t *testing.T) {
 		{"most is not some", "Most students passed the exam.", "Some students passed the exam.", Neutral},
 		{"hedged passage settles nothing", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
 		{"something else is neutral", "Barack Obama was born in Hawaii.", "The Amazon river flows through Brazil and Peru.", Neutral},
+		// Contrastive evidence: one claim, two passages, two answers.
+		{"bound met", "The channel has more than 25 million subscribers.", "The channel has 26 million subscribers across eight channels.", Entail},
+		{"bound missed", "The channel has more than 25 million subscribers.", "The channel has 20 million subscribers across eight channels.", Contradict},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,7 +162,12 @@ func TestReadModelErrors(t *testing.T) {
 		{"not gzip", "hello", "not a gzip file"},
 		{"other format", save(func(m *Model) { m.Format = 99 }), "format 99"},
 		{"other features", save(func(m *Model) { m.Features = []string{"x"} }), "retrain"},
-		{"short layer", save(func(m *Model) { m.B1 = m.B1[:1] }), "layer 1"},
+		{"short layer", save(func(m *Model) {
+			n := *m.Nets[0]
+			n.B1 = n.B1[:1]
+			m.Nets = []*Net{&n}
+		}), "layer 1"},
+		{"no network", save(func(m *Model) { m.Nets = nil }), "no network"},
 		{"bad temperature", save(func(m *Model) { m.Temperature = 0 }), "temperature"},
 	}
 	for _, tt := range tests {

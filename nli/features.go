@@ -26,7 +26,13 @@ type text struct {
 	excl   bool
 	// raw is the text as analysed, for the quantity comparison.
 	raw string
+	// negated marks the content stems with a negation among the negScope
+	// words before them ("is not a French actor" negates "french").
+	negated map[string]bool
 }
+
+// negScope is how many words before a word a negation reaches.
+const negScope = 3
 
 // MaxTextBytes bounds the text analysed for one claim or passage; longer
 // texts are cut (at a character boundary). 32 KiB is far more than the
@@ -37,9 +43,9 @@ func analyse(s string) *text {
 	if len(s) > MaxTextBytes {
 		s = strings.ToValidUTF8(s[:MaxTextBytes], "")
 	}
-	t := &text{raw: s, toks: tokenize(s), stems: map[string]bool{}, lowers: map[string]bool{}, vecs: map[string][]float32{}}
+	t := &text{raw: s, toks: tokenize(s), stems: map[string]bool{}, lowers: map[string]bool{}, vecs: map[string][]float32{}, negated: map[string]bool{}}
 	table := wordvec.Default()
-	for _, tk := range t.toks {
+	for i, tk := range t.toks {
 		t.lowers[tk.lower] = true
 		t.stems[tk.stem] = true
 		if negations[tk.lower] {
@@ -59,6 +65,11 @@ func analyse(s string) *text {
 		}
 		if !stopwords[tk.lower] && !negations[tk.lower] && quantLevel[tk.lower] == 0 && !hedges[tk.lower] && len(tk.lower) > 1 {
 			t.content = append(t.content, tk.stem)
+			for k := max(0, i-negScope); k < i; k++ {
+				if negations[t.toks[k].lower] {
+					t.negated[tk.stem] = true
+				}
+			}
 			if _, ok := t.vecs[tk.stem]; !ok {
 				if v, ok := table.Vector(tk.lower); ok {
 					t.vecs[tk.stem] = unit(v)
@@ -96,6 +107,7 @@ var featureNames = []string{
 	"num_applicable", "num_ok", "num_fail", "num_conflicts_log", "num_agrees_log", "num_unsettled", "year_fail",
 	"num_not_compared",
 	"vec_align_mean", "vec_align_min", "vec_unmatched_best_mean", "vec_unmatched_similar_log", "vec_unmatched_far_log",
+	"neg_scope_mismatch",
 }
 
 // vecDim is the word-vector dimension.
@@ -105,10 +117,11 @@ const vecDim = 100
 // lacks, aligned with its most similar passage word, the element-wise
 // product and the absolute difference of the two vectors (scaled to norm
 // sqrt(vecDim) so that components are about 1), their cosine and the claim
-// word's IDF over the maximum. A small learned layer over these lets the
+// word's IDF over the maximum, and whether each of the two words is
+// negated (see negScope). A small learned layer over these lets the
 // network tell paraphrase (film/movie) from substitution (cat/dog,
 // French/American), which no hand-written list covers.
-const relDim = 2*vecDim + 2
+const relDim = 2*vecDim + 4
 
 // numFeatures is the number of scalar features.
 var numFeatures = len(featureNames)
@@ -254,6 +267,13 @@ func features(c, p *text, idf func(string) float64, maxIDF float64) ([]float64, 
 
 	const v = q + 8
 	rel := vectorFeatures(c, p, uniq, f[v:v+5], func(s string) float64 { return idf(s) / maxIDF })
+
+	// A word both sides share, negated on one side only.
+	for _, s := range uniq {
+		if p.stems[s] && c.negated[s] != p.negated[s] {
+			f[v+5] = 1
+		}
+	}
 	return f, rel
 }
 
@@ -311,6 +331,8 @@ func vectorFeatures(c, p *text, uniq []string, scalars []float64, relIDF func(st
 		}
 		r[2*vecDim] = float32(best)
 		r[2*vecDim+1] = float32(relIDF(s))
+		r[2*vecDim+2] = float32(b2f(c.negated[s]))
+		r[2*vecDim+3] = float32(b2f(p.negated[bestStem]))
 		rel = append(rel, r)
 	}
 	scalars[0] = sum / float64(len(uniq))

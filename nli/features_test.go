@@ -90,3 +90,21 @@ func TestFeaturesBounded(t *testing.T) {
 		t.Errorf("tokens = %d, want at most %d", n, maxTokens)
 	}
 }
+
+func TestNegationScope(t *testing.T) {
+	tests := []struct {
+		name, claim, passage string
+		want                 float64
+	}{
+		{"negated on the claim side", "He is not a French actor.", "He is a French actor.", 1},
+		{"negated on both sides", "He is not a French actor.", "He was not a French actor.", 0},
+		{"negation elsewhere in the passage", "He is a French actor.", "He is a French actor who did not act in 2001.", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := feature(t, tt.claim, tt.passage, "neg_scope_mismatch"); got != tt.want {
+				t.Errorf("neg_scope_mismatch = %g, want %g", got, tt.want)
+			}
+		})
+	}
+}

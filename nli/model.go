@@ -48,18 +48,8 @@ type Model struct {
 	// Mean and Std standardise each feature before the network.
 	Mean []float64 `json:"mean"`
 	Std  []float64 `json:"std"`
-	// WR is RelHidden x relDim, the layer applied to each relation input
-	// before max- and mean-pooling.
-	RelHidden int       `json:"rel_hidden"`
-	WR        []float64 `json:"wr"`
-	BR        []float64 `json:"br"`
-	// W1 is Hidden x (scalar features + 2 RelHidden), row-major; W2 is
-	// 3 x Hidden.
-	Hidden int       `json:"hidden"`
-	W1     []float64 `json:"w1"`
-	B1     []float64 `json:"b1"`
-	W2     []float64 `json:"w2"`
-	B2     []float64 `json:"b2"`
+	// Nets are the ensemble's members; their logits are averaged.
+	Nets []*Net `json:"nets"`
 	// Temperature divides the logits (temperature scaling); 1 = none.
 	Temperature float64 `json:"temperature"`
 	// IDF maps word stems to their inverse document frequency over the
@@ -115,26 +105,22 @@ func (m *Model) validate() error {
 	if !slices.Equal(m.Features, featureSchema()) {
 		return errors.New("the model's features differ from the ones this build computes; retrain it with 'verity train nli'")
 	}
-	nf, h := m.inputs(), m.Hidden
 	switch {
-	case h <= 0 || m.RelHidden <= 0:
-		return errors.New("hidden sizes must be > 0")
-	case len(m.WR) != m.RelHidden*relDim || len(m.BR) != m.RelHidden:
-		return fmt.Errorf("relation layer is %d+%d weights, want %d+%d", len(m.WR), len(m.BR), m.RelHidden*relDim, m.RelHidden)
 	case len(m.Mean) != numFeatures || len(m.Std) != numFeatures:
 		return fmt.Errorf("mean/std have %d/%d entries for %d features", len(m.Mean), len(m.Std), numFeatures)
-	case len(m.W1) != h*nf || len(m.B1) != h:
-		return fmt.Errorf("layer 1 is %d+%d weights, want %d+%d", len(m.W1), len(m.B1), h*nf, h)
-	case len(m.W2) != int(numLabels)*h || len(m.B2) != int(numLabels):
-		return fmt.Errorf("layer 2 is %d+%d weights, want %d+%d", len(m.W2), len(m.B2), int(numLabels)*h, numLabels)
+	case len(m.Nets) == 0:
+		return errors.New("no network")
 	case !(m.Temperature > 0):
 		return fmt.Errorf("temperature %g must be > 0", m.Temperature)
 	}
-	for _, w := range [][]float64{m.Mean, m.Std, m.WR, m.BR, m.W1, m.B1, m.W2, m.B2} {
-		for _, x := range w {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return errors.New("a weight is not a finite number")
-			}
+	for _, x := range slices.Concat(m.Mean, m.Std) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return errors.New("a standardisation constant is not a finite number")
+		}
+	}
+	for i, n := range m.Nets {
+		if err := n.validate(); err != nil {
+			return fmt.Errorf("network %d: %w", i+1, err)
 		}
 	}
 	return nil
@@ -155,6 +141,18 @@ func (m *Model) input(c, p *text) input {
 		x[i] = (x[i] - m.Mean[i]) / m.Std[i]
 	}
 	return input{x: x, rel: rel}
+}
+
+// logits averages the members' logits.
+func (m *Model) logits(in input) [numLabels]float64 {
+	var z [numLabels]float64
+	for _, n := range m.Nets {
+		zn := n.forward(in, nil)
+		for k := range z {
+			z[k] += zn[k] / float64(len(m.Nets))
+		}
+	}
+	return z
 }
 
 // probs applies the temperature and the softmax.
@@ -185,6 +183,6 @@ func (m *Model) Predict(claim, passage string) evidence.Judgment {
 }
 
 func (m *Model) judge(c, p *text) evidence.Judgment {
-	pr := m.probs(m.forward(m.input(c, p), nil))
+	pr := m.probs(m.logits(m.input(c, p)))
 	return applyRules(c, p, evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]})
 }

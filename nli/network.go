@@ -1,6 +1,11 @@
 package nli
 
-import "math"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
 
 // input is what the network reads for one pair.
 type input struct {
@@ -16,8 +21,26 @@ type activations struct {
 	hidden []float64
 }
 
+// Net is one member of the model's ensemble: a relation layer whose
+// outputs are pooled over the relation inputs, then one tanh hidden layer
+// and three logits.
+type Net struct {
+	// WR is RelHidden x relDim, the layer applied to each relation input
+	// before max- and mean-pooling.
+	RelHidden int       `json:"rel_hidden"`
+	WR        []float64 `json:"wr"`
+	BR        []float64 `json:"br"`
+	// W1 is Hidden x (scalar features + 2 RelHidden), row-major; W2 is
+	// 3 x Hidden.
+	Hidden int       `json:"hidden"`
+	W1     []float64 `json:"w1"`
+	B1     []float64 `json:"b1"`
+	W2     []float64 `json:"w2"`
+	B2     []float64 `json:"b2"`
+}
+
 // inputs is the width of the first layer's input.
-func (m *Model) inputs() int { return numFeatures + 2*m.RelHidden }
+func (m *Net) inputs() int { return numFeatures + 2*m.RelHidden }
 
 // forward runs the network and returns the logits. a, when not nil,
 // receives the activations.
@@ -26,7 +49,7 @@ func (m *Model) inputs() int { return numFeatures + 2*m.RelHidden }
 // outputs are max-pooled and mean-pooled over the relation inputs (zeros
 // when there are none) and appended to the scalar features. One tanh
 // hidden layer then gives three logits.
-func (m *Model) forward(in input, a *activations) [numLabels]float64 {
+func (m *Net) forward(in input, a *activations) [numLabels]float64 {
 	if a == nil {
 		a = &activations{}
 	}
@@ -86,12 +109,60 @@ func (m *Model) forward(in input, a *activations) [numLabels]float64 {
 // gradients has one slice per parameter, in the order of params.
 type gradients [][]float64
 
+// validate checks the shapes and values of the parameters.
+func (m *Net) validate() error {
+	nf, h := m.inputs(), m.Hidden
+	switch {
+	case h <= 0 || m.RelHidden <= 0:
+		return errors.New("hidden sizes must be > 0")
+	case len(m.WR) != m.RelHidden*relDim || len(m.BR) != m.RelHidden:
+		return fmt.Errorf("relation layer is %d+%d weights, want %d+%d", len(m.WR), len(m.BR), m.RelHidden*relDim, m.RelHidden)
+	case len(m.W1) != h*nf || len(m.B1) != h:
+		return fmt.Errorf("layer 1 is %d+%d weights, want %d+%d", len(m.W1), len(m.B1), h*nf, h)
+	case len(m.W2) != int(numLabels)*h || len(m.B2) != int(numLabels):
+		return fmt.Errorf("layer 2 is %d+%d weights, want %d+%d", len(m.W2), len(m.B2), int(numLabels)*h, numLabels)
+	}
+	for _, w := range m.params() {
+		for _, x := range w {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return errors.New("a weight is not a finite number")
+			}
+		}
+	}
+	return nil
+}
+
+// newNet returns a net with random initial weights.
+func newNet(rng *rand.Rand, hidden, relHidden int) *Net {
+	m := &Net{Hidden: hidden, RelHidden: relHidden}
+	nin := m.inputs()
+	m.WR = make([]float64, relHidden*relDim)
+	m.BR = make([]float64, relHidden)
+	m.W1 = make([]float64, hidden*nin)
+	m.B1 = make([]float64, hidden)
+	m.W2 = make([]float64, int(numLabels)*hidden)
+	m.B2 = make([]float64, numLabels)
+	for i := range m.WR {
+		m.WR[i] = rng.NormFloat64() / math.Sqrt(relDim)
+	}
+	for i := range m.BR {
+		m.BR[i] = 0.1
+	}
+	for i := range m.W1 {
+		m.W1[i] = rng.NormFloat64() / math.Sqrt(float64(nin))
+	}
+	for i := range m.W2 {
+		m.W2[i] = rng.NormFloat64() / math.Sqrt(float64(hidden))
+	}
+	return m
+}
+
 // params lists the trainable parameters.
-func (m *Model) params() [][]float64 { return [][]float64{m.WR, m.BR, m.W1, m.B1, m.W2, m.B2} }
+func (m *Net) params() [][]float64 { return [][]float64{m.WR, m.BR, m.W1, m.B1, m.W2, m.B2} }
 
 // backward adds the gradient of w * cross-entropy for one example to g and
 // returns the unweighted loss.
-func (m *Model) backward(in input, y Label, w float64, a *activations, g gradients) float64 {
+func (m *Net) backward(in input, y Label, w float64, a *activations, g gradients) float64 {
 	z := m.forward(in, a)
 	p := softmax(z, 1)
 	gWR, gBR, gW1, gB1, gW2, gB2 := g[0], g[1], g[2], g[3], g[4], g[5]

@@ -10,7 +10,7 @@ import (
 // against central differences of the loss.
 func TestBackwardMatchesNumericGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	m := &Model{Hidden: 5, RelHidden: 3}
+	m := &Net{Hidden: 5, RelHidden: 3}
 	nin := m.inputs()
 	randn := func(n int, s float64) []float64 {
 		out := make([]float64, n)

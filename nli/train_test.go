@@ -50,7 +50,7 @@ func syntheticPairs(n int, seed uint64) []Weighted {
 
 func TestTrainPairsLearns(t *testing.T) {
 	train, held := syntheticPairs(300, 1), syntheticPairs(90, 2)
-	cfg := TrainConfig{Hidden: 8, Epochs: 15, Seed: 3}
+	cfg := TrainConfig{Hidden: 8, RelHidden: 4, Members: 2, Epochs: 15, Seed: 3}
 	m, err := TrainPairs(context.Background(), cfg, train[:240], train[240:], nil)
 	if err != nil {
 		t.Fatal(err)
