@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
@@ -136,7 +137,8 @@ func progressFunc(w io.Writer, total int, what string) func(done, total int) {
 		return nil
 	}
 	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionClearOnFinish())
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond))
 	return func(done, _ int) { _ = bar.Set(done) }
 }
 

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/verity-fc/verity/eval"
+)
+
+func runVerity(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCmd()
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func writeSet(t *testing.T, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "set.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEvalGoldJSON(t *testing.T) {
+	set := writeSet(t,
+		`{"id": 1, "claim": "The Eiffel Tower is in Paris.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "SUPPORTS"}`,
+		`{"id": 2, "claim": "The Eiffel Tower is not in Paris.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "REFUTES"}`,
+		`{"id": 3, "claim": "Barack Obama was born in Hawaii.", "evidence": [], "label": "NOT_ENOUGH_INFO"}`,
+	)
+	out, err := runVerity(t, "eval", "--set", set, "--mode", "gold", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r eval.Report
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	if r.N != 3 || r.Accuracy != 1 || len(r.PerLabel) != 3 || !(r.ClaimsPerSec > 0) {
+		t.Errorf("report %+v: want 3 claims all right, three labels, a throughput", r)
+	}
+
+	out, err = runVerity(t, "eval", "--set", set, "--limit", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "balanced accuracy") || !strings.Contains(out, "SUPPORTS") {
+		t.Errorf("text report lacks its rows:\n%s", out)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	good := writeSet(t, `{"claim": "a", "evidence": [], "label": "SUPPORTS"}`)
+	bad := writeSet(t, `{"claim": "a", "evidence": [], "label": "MAYBE"}`)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no set", []string{"eval"}, "--set FILE is required"},
+		{"bad label", []string{"eval", "--set", bad}, `line 1: "label" "MAYBE"`},
+		{"bad mode", []string{"eval", "--set", good, "--mode", "psychic"}, "is not gold or corpus"},
+		{"negative limit", []string{"eval", "--set", good, "--limit", "-1"}, "--limit must be >= 0"},
+		{"missing model", []string{"eval", "--set", good, "--nli-model", filepath.Join(t.TempDir(), "none")}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runVerity(t, tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestTrainErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nli without out", []string{"train", "nli"}, "--out FILE is required"},
+		{"nli without data", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--data-dir", filepath.Join(t.TempDir(), "none")}, "not a directory of labeled data"},
+		{"calibration without out", []string{"train", "calibration"}, "--out FILE is required"},
+		{"calibration without data", []string{"train", "calibration", "--out", filepath.Join(t.TempDir(), "c"), "--data-dir", t.TempDir()}, "paper_dev.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runVerity(t, tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
