@@ -29,7 +29,15 @@ type Config struct {
 	// default, 0, keeps the seed's formula exactly.
 	WNumOK float64 `koanf:"w_num_ok"`
 
-	// Score = round(100 * sigmoid((raw - SigmoidCenter) / SigmoidScale)).
+	// Calibration selects the learned score (seed 004, section 7):
+	// "builtin" (the default) uses [DefaultCalibration], "off" keeps the
+	// fixed sigmoid, anything else is the path of a calibration file
+	// written by 'verity train calibration'. Only the 0-100 score changes;
+	// the verdict rules read the features.
+	Calibration string `koanf:"calibration"`
+
+	// Score = round(100 * sigmoid((raw - SigmoidCenter) / SigmoidScale)),
+	// when no calibration is used.
 	SigmoidCenter float64 `koanf:"sigmoid_center"`
 	SigmoidScale  float64 `koanf:"sigmoid_scale"`
 
@@ -49,7 +57,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		WEMax: 0.40, WEMean3: 0.20, WAgreeDom: 0.15, WRelAvg: 0.15, WRecMax: 0.10, WCMax: 0.25,
-		SigmoidCenter: 0.5, SigmoidScale: 0.15,
+		SigmoidCenter: 0.5, SigmoidScale: 0.15, Calibration: "builtin",
 		AgreeEntail: 0.6, AgreeContradict: 0.5,
 		SupportedEMax: 0.70, SupportedMinDomains: 2, SupportedCMax: 0.40,
 		RefutedCMax:   0.70,

@@ -78,7 +78,12 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		K: r.K, TopN: r.TopN, MinChars: r.MinChars, MaxChars: r.MaxChars,
 		RecencyHalfLifeDays: r.RecencyHalfLifeDays, MaxPerDomain: r.MaxPerDomain,
 	}, nil)
-	a.verify = verify.New(retriever, a.judge, scoring.New(cfg.Scoring, nil), quantity.Compare,
+	cal, err := loadCalibration(cfg.Scoring.Calibration)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.verify = verify.New(retriever, a.judge, scoring.New(cfg.Scoring, cal), quantity.Compare,
 		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations})
 
 	f := cfg.Fetch
