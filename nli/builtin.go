@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/sentences"
 )
 
 //go:embed model/builtin.json.gz
@@ -70,8 +72,10 @@ func NewBuiltin(m *Model) *Builtin {
 func (b *Builtin) Model() *Model { return b.model }
 
 // Judge implements [Judge]: one judgment per passage, in order. The claim
-// is analysed once for all passages. Texts longer than MaxTextBytes are
-// judged on their beginning.
+// is analysed once for all passages. A passage of more than two sentences
+// is judged on the one or two consecutive sentences that bear most on the
+// claim (see [focus]). Texts longer than MaxTextBytes are judged on their
+// beginning.
 func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
 	if claim == "" {
 		return nil, errors.New("judge: empty claim")
@@ -90,11 +94,39 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		if c == nil {
 			c = analyse(claim)
 		}
-		j := b.model.judge(c, analyse(p))
+		j := b.model.judge(c, focus(c, p))
 		b.cache.Add(key, j)
 		out[i] = j
 	}
 	return out, nil
+}
+
+// focusSentences is the most sentences of a passage judged together.
+const focusSentences = 2
+
+// focus returns the analysed part of passage to judge: the whole passage
+// when it has at most focusSentences sentences, else the window of one or
+// two consecutive sentences that covers the most of the claim's content
+// words, weighted by IDF-free count, ties to the shorter and then the
+// earlier window. The model was trained on sentence-length evidence, and a
+// paragraph's other sentences would otherwise dilute the alignment and
+// lend it negations and hedges that are not about the claim.
+func focus(c *text, passage string) *text {
+	sents := sentences.Texts(passage)
+	if len(sents) <= focusSentences {
+		return analyse(passage)
+	}
+	var best *text
+	bestScore := -1.0
+	for n := 1; n <= focusSentences; n++ {
+		for i := 0; i+n <= len(sents); i++ {
+			w := analyse(strings.Join(sents[i:i+n], " "))
+			if o := overlap(c, w); o > bestScore+1e-9 {
+				best, bestScore = w, o
+			}
+		}
+	}
+	return best
 }
 
 func pairKey(claim, passage string) [32]byte {

@@ -211,3 +211,33 @@ func BenchmarkLoadBuiltin(b *testing.B) {
 		}
 	}
 }
+
+func TestFocus(t *testing.T) {
+	claim := analyse("The bridge opened to traffic in 1937.")
+	tests := []struct {
+		name, passage, want string
+	}{
+		{"short passage whole", "It is red. The bridge opened in 1937.", "It is red. The bridge opened in 1937."},
+		{"best window of a paragraph",
+			"The city lies on a bay. Fog is common in summer. The bridge opened to traffic in 1937. It was then the longest suspension span. Tourists visit all year.",
+			"The bridge opened to traffic in 1937."},
+		{"two sentences when they cover more",
+			"Fog is common. The bridge opened in May. Traffic crossed it from 1937 on. Tourists visit all year.",
+			"The bridge opened in May. Traffic crossed it from 1937 on."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := focus(claim, tt.passage).raw; got != tt.want {
+				t.Errorf("focus = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	// A paragraph is judged as its focus is.
+	b := shipped(t)
+	para := "The city lies on a bay. Fog is common in summer, and many visitors do not expect it. The Golden Gate Bridge was opened to traffic in 1937. Tourists visit all year."
+	whole := judgeOne(t, b, "The Golden Gate Bridge opened in 1937.", para)
+	alone := judgeOne(t, b, "The Golden Gate Bridge opened in 1937.", "The Golden Gate Bridge was opened to traffic in 1937.")
+	if diff := cmp.Diff(alone, whole); diff != "" {
+		t.Errorf("paragraph judged unlike its focus sentence (-sentence +paragraph):\n%s", diff)
+	}
+}

@@ -177,9 +177,11 @@ func softmax(z [numLabels]float64, t float64) [numLabels]float64 {
 	return p
 }
 
-// Predict judges one (claim, passage) pair.
+// Predict judges one (claim, passage) pair, as [Builtin.Judge] does but
+// without its cache.
 func (m *Model) Predict(claim, passage string) evidence.Judgment {
-	return m.judge(analyse(claim), analyse(passage))
+	c := analyse(claim)
+	return m.judge(c, focus(c, passage))
 }
 
 func (m *Model) judge(c, p *text) evidence.Judgment {

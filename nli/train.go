@@ -193,6 +193,8 @@ func (m *Model) featurize(ctx context.Context, pairs []Pair) ([]input, error) {
 				if i%512 == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
+				// Training passages are evidence sentences and are read
+				// whole; only judging focuses long passages.
 				xs[i] = m.input(analyse(pairs[i].Claim), analyse(pairs[i].Passage))
 			}
 			return nil
