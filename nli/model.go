@@ -180,8 +180,7 @@ func softmax(z [numLabels]float64, t float64) [numLabels]float64 {
 // Predict judges one (claim, passage) pair, as [Builtin.Judge] does but
 // without its cache.
 func (m *Model) Predict(claim, passage string) evidence.Judgment {
-	c := analyse(claim)
-	return m.judge(c, focus(c, passage))
+	return m.judgePassage(analyse(claim), passage)
 }
 
 func (m *Model) judge(c, p *text) evidence.Judgment {
