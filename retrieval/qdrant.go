@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/internal/backend"
 )
 
 // The names of the two vectors of a point in the collection.
@@ -191,39 +192,21 @@ func qdrantAddress(rawURL string) (*qdrant.Config, error) {
 	return cfg, nil
 }
 
-// BackendError is a failed call to a remote passage store. The HTTP layer
-// answers it with 503 naming Backend when Unavailable reports true.
-type BackendError struct {
-	// Backend is "qdrant".
-	Backend string
-	// Op is the call that failed: "search", "upsert", "delete source",
-	// "create collection", "read collection", "ping".
-	Op  string
-	Err error
-	// callerDone is set when the caller's context ended the call.
-	callerDone bool
-}
+// BackendError is a failed call to Qdrant. The HTTP layer answers it with
+// 503 naming the backend when its Unavailable method reports true: Qdrant
+// could not be reached, cut the call off, is overloaded or ran out of
+// QdrantConfig.Timeout.
+type BackendError = backend.Error
 
-func (e *BackendError) Error() string { return fmt.Sprintf("%s %s: %v", e.Backend, e.Op, e.Err) }
-
-func (e *BackendError) Unwrap() error { return e.Err }
-
-// BackendName names the backend for the HTTP layer's 503 message.
-func (e *BackendError) BackendName() string { return e.Backend }
-
-// Unavailable reports whether the backend could not be reached, stopped
-// answering, ran out of the store's own time limit or is overloaded, so that
-// trying again later may succeed. It is false when the caller's context
-// ended the call, and for errors of the request itself.
-func (e *BackendError) Unavailable() bool {
-	if e.callerDone {
-		return false
-	}
+// qdrantTransient reports the gRPC codes of a Qdrant that is down or
+// overloaded; grpc-go reports a connection that cannot be made or breaks as
+// Unavailable.
+func qdrantTransient(err error) bool {
 	var re *qdrant.QdrantResourceExhaustedError
-	if errors.As(e.Err, &re) {
+	if errors.As(err, &re) {
 		return true
 	}
-	switch status.Code(e.Err) {
+	switch status.Code(err) {
 	case codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted, codes.Aborted:
 		return true
 	}
@@ -232,29 +215,7 @@ func (e *BackendError) Unavailable() bool {
 
 // call runs f with the store's time limit and wraps its error.
 func (q *Qdrant) call(ctx context.Context, op string, f func(ctx context.Context) error) error {
-	if err := ctx.Err(); err != nil {
-		return &BackendError{Backend: "qdrant", Op: op, Err: err, callerDone: true}
-	}
-	// When the caller's deadline comes first, the call's deadline is the
-	// caller's, even if the call's timer fires before the caller's does.
-	dl, ok := ctx.Deadline()
-	callerDeadline := ok && dl.Before(time.Now().Add(q.cfg.Timeout))
-	cctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
-	defer cancel()
-	err := f(cctx)
-	if err == nil {
-		return nil
-	}
-	be := &BackendError{Backend: "qdrant", Op: op, Err: err}
-	cerr := ctx.Err()
-	if cerr == nil && callerDeadline && status.Code(err) == codes.DeadlineExceeded {
-		cerr = context.DeadlineExceeded
-	}
-	if cerr != nil {
-		be.callerDone = true
-		be.Err = fmt.Errorf("%w: %w", cerr, err)
-	}
-	return be
+	return backend.Call(ctx, "qdrant", op, q.cfg.Timeout, qdrantTransient, f)
 }
 
 // Ping checks that Qdrant answers, for /readyz.
