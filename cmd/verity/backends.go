@@ -85,6 +85,7 @@ func (a *app) openPassages(ctx context.Context) error {
 	a.closers = append(a.closers, client.Close)
 	q := retrieval.NewQdrant(client, retrieval.QdrantConfig{
 		Collection: a.cfg.Qdrant.Collection, Timeout: a.cfg.Qdrant.Timeout, Logger: a.log,
+		Shards: uint32(a.cfg.Qdrant.Shards), Replicas: uint32(a.cfg.Qdrant.Replicas),
 	})
 	a.store = q
 	a.probes = append(a.probes, server.Probe{Name: "qdrant", Ping: q.Ping})

@@ -75,6 +75,10 @@ type Config struct {
 		APIKey     string        `koanf:"api_key"`
 		Collection string        `koanf:"collection"`
 		Timeout    time.Duration `koanf:"timeout"`
+		// Shards and Replicas apply when verity creates the collection on
+		// a Qdrant cluster; 0 keeps Qdrant's default of 1.
+		Shards   int `koanf:"shards"`
+		Replicas int `koanf:"replicas"`
 	} `koanf:"qdrant"`
 	Ollama struct {
 		// Host is the Ollama server: "", host, host:port or a URL
@@ -264,6 +268,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.Jobs.MaxAttempts)
 	case c.Jobs.Timeout <= 0 || c.Qdrant.Timeout <= 0:
 		return fmt.Errorf("jobs.timeout and qdrant.timeout must be positive")
+	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
+		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
 	case c.Jobs.InServe && c.Database.URL == "":
