@@ -420,8 +420,9 @@ func (q *Qdrant) forgetCollection() {
 	q.mu.Unlock()
 }
 
-// pointID is the Qdrant point ID of a passage.
-func pointID(passageID string) *qdrant.PointId {
+// QdrantPointID is the Qdrant point ID of a passage: a UUID derived from
+// its ID, so that upserting a passage again replaces its point.
+func QdrantPointID(passageID string) *qdrant.PointId {
 	return qdrant.NewIDUUID(uuid.NewSHA1(pointNamespace, []byte(passageID)).String())
 }
 
@@ -443,15 +444,18 @@ func (q *Qdrant) point(p evidence.Passage, unit []float32) *qdrant.PointStruct {
 		// datetime index.
 		payload[payloadPublishedAt] = qdrant.NewValueString(p.PublishedAt.UTC().Truncate(time.Microsecond).Format(time.RFC3339Nano))
 	}
-	sp := documentSparse(p.Text, p.Title, q.cfg.AvgPassageWords)
-	vecs := map[string]*qdrant.Vector{QdrantSparse: qdrant.NewVectorSparse(sp.indices, sp.values)}
-	// A zero vector has no direction: the point goes without a dense
-	// vector, so that only its text finds it (Qdrant would score it 0 for
-	// every query and return it among the nearest).
+	// Each vector is left out when it says nothing: a zero dense vector has
+	// no direction (Qdrant would score it 0 for every query and return it
+	// among the nearest), a text of stopwords no term. A point keeps at
+	// least its sparse vector.
+	vecs := map[string]*qdrant.Vector{}
 	if !isZero(unit) {
 		vecs[QdrantDense] = qdrant.NewVectorDense(unit)
 	}
-	return &qdrant.PointStruct{Id: pointID(p.ID), Payload: payload, Vectors: qdrant.NewVectorsMap(vecs)}
+	if sp := documentSparse(p.Text, p.Title, q.cfg.AvgPassageWords); len(sp.indices) > 0 || len(vecs) == 0 {
+		vecs[QdrantSparse] = qdrant.NewVectorSparse(sp.indices, sp.values)
+	}
+	return &qdrant.PointStruct{Id: QdrantPointID(p.ID), Payload: payload, Vectors: qdrant.NewVectorsMap(vecs)}
 }
 
 // Search implements Store. It sends one Query API request whose prefetches

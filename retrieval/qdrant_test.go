@@ -449,3 +449,39 @@ func TestQdrantRecreatedCollection(t *testing.T) {
 		t.Errorf("recreated collection holds %d points, want 3", n)
 	}
 }
+
+// TestQdrantVectorsLeftOut: a passage of stopwords gets no sparse vector
+// and one with a zero vector no dense vector; each is still stored and
+// found the other way.
+func TestQdrantVectorsLeftOut(t *testing.T) {
+	srv := qdranttest.Start(t)
+	client := dial(t, srv.URL(), "")
+	s := openQdrant(t, client, retrieval.QdrantConfig{Collection: "sparse"})
+	ctx := context.Background()
+	ps, vs := sample(2)
+	ps[0].Text, ps[0].Title = "It is what it is, and so it was.", ""
+	vs[1] = make([]float32, len(vs[1]))
+	if err := s.Upsert(ctx, ps, vs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := client.Get(ctx, &qdrant.GetPoints{
+		CollectionName: "sparse", Ids: []*qdrant.PointId{retrieval.QdrantPointID(ps[0].ID), retrieval.QdrantPointID(ps[1].ID)},
+		WithVectors: qdrant.NewWithVectors(true), WithPayload: qdrant.NewWithPayload(true),
+	})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("Get = %v, %v", got, err)
+	}
+	names := map[string][]string{}
+	for _, p := range got {
+		for n := range p.GetVectors().GetVectors().GetVectors() {
+			names[p.GetPayload()["id"].GetStringValue()] = append(names[p.GetPayload()["id"].GetStringValue()], n)
+		}
+	}
+	want := map[string][]string{ps[0].ID: {retrieval.QdrantDense}, ps[1].ID: {retrieval.QdrantSparse}}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("vectors stored (-want +got):\n%s", diff)
+	}
+	if hits, err := s.Search(ctx, retrieval.Query{Vector: vs[0], K: 5}); err != nil || len(hits) != 1 || hits[0].Passage.ID != ps[0].ID {
+		t.Errorf("dense search = %v, %v; want only the stopword passage", hits, err)
+	}
+}

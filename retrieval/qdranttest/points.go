@@ -238,6 +238,11 @@ func (s *pointsService) Get(_ context.Context, req *qdrant.GetPoints) (*qdrant.G
 	if !ok {
 		return nil, notFound(req.GetCollectionName())
 	}
+	// Retrieving points returns their payload unless asked not to.
+	sel := req.GetWithPayload()
+	if sel == nil {
+		sel = qdrant.NewWithPayload(true)
+	}
 	out := &qdrant.GetResponse{}
 	for _, id := range req.GetIds() {
 		key, err := pointKey(id)
@@ -246,7 +251,7 @@ func (s *pointsService) Get(_ context.Context, req *qdrant.GetPoints) (*qdrant.G
 		}
 		if p, ok := c.points[key]; ok {
 			out.Result = append(out.Result, &qdrant.RetrievedPoint{
-				Id: proto.Clone(p.id).(*qdrant.PointId), Payload: selectPayload(req.GetWithPayload(), p.payload),
+				Id: proto.Clone(p.id).(*qdrant.PointId), Payload: selectPayload(sel, p.payload),
 				Vectors: p.vectorsOutput(req.GetWithVectors()),
 			})
 		}
