@@ -148,7 +148,7 @@ func DialQdrant(rawURL, apiKey string, opts ...grpc.DialOption) (*qdrant.Client,
 			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 2 * time.Second},
 			MinConnectTimeout: 5 * time.Second,
 		}),
-		// K hits of up to MaxPassageBytes each.
+		// Room for MaxK hits of long passages (gRPC's default is 4 MiB).
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(32<<20)),
 	}, opts...)
 	c, err := qdrant.NewClient(cfg)
@@ -175,7 +175,10 @@ func qdrantAddress(rawURL string) (*qdrant.Config, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("qdrant url %q: scheme %q is not http or https", rawURL, u.Scheme)
 	}
-	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+	if u.User != nil {
+		return nil, errors.New("qdrant url: must not carry a user or password; give the API key as qdrant.api_key")
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
 		return nil, fmt.Errorf("qdrant url %q: want only a scheme, host and port", rawURL)
 	}
 	cfg := &qdrant.Config{Host: u.Hostname(), Port: 6334, UseTLS: u.Scheme == "https"}

@@ -108,6 +108,9 @@ func TestDialQdrantAddresses(t *testing.T) {
 			if (err != nil) != tt.wantErr {
 				t.Errorf("DialQdrant(%q) error = %v, want error %v", tt.url, err, tt.wantErr)
 			}
+			if err != nil && strings.Contains(err.Error(), "pw@") {
+				t.Errorf("the error shows the password: %v", err)
+			}
 		})
 	}
 }
