@@ -65,16 +65,34 @@ func fromMicros(v sql.NullInt64) time.Time {
 
 const sourceColumns = "id, url, domain, title, published_at, reliability, content_hash, ingested_at, passages"
 
+// The statements that write, in the SQL that SQLite and PostgreSQL share.
+const (
+	putSourceSQL = `INSERT INTO sources (` + sourceColumns + `)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (id) DO UPDATE SET url = excluded.url, domain = excluded.domain, title = excluded.title,
+			published_at = excluded.published_at, reliability = excluded.reliability,
+			content_hash = excluded.content_hash, ingested_at = excluded.ingested_at, passages = excluded.passages`
+	insertJobSQL = `INSERT INTO jobs (` + jobColumns + `)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`
+	// updateJobSQL takes the job's columns without created_at, which is
+	// kept as it was created.
+	updateJobSQL = `UPDATE jobs SET state = $2, sources = $3, total = $4, done = $5, ingested = $6,
+		skipped = $7, failed = $8, errors = $9, updated_at = $10, finished_at = $11, message = $12
+		WHERE id = $1`
+	putStageSQL = `INSERT INTO deliberation_stages (` + stageColumns + `)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		ON CONFLICT (id) DO UPDATE SET message_id = excluded.message_id, conversation_id = excluded.conversation_id,
+			stage_type = excluded.stage_type, stage_order = excluded.stage_order, model = excluded.model,
+			role = excluded.role, content = excluded.content, parsed_data = excluded.parsed_data,
+			response_time_ms = excluded.response_time_ms, created_at = excluded.created_at`
+)
+
 // PutSource implements Store.
 func (s *SQLite) PutSource(ctx context.Context, src evidence.Source) error {
 	if err := validateSource(src); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO sources (`+sourceColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-		ON CONFLICT (id) DO UPDATE SET url = excluded.url, domain = excluded.domain, title = excluded.title,
-			published_at = excluded.published_at, reliability = excluded.reliability,
-			content_hash = excluded.content_hash, ingested_at = excluded.ingested_at, passages = excluded.passages`,
+	_, err := s.db.ExecContext(ctx, putSourceSQL,
 		src.ID, src.URL, src.Domain, src.Title, micros(src.PublishedAt), src.Reliability, src.ContentHash,
 		micros(src.IngestedAt), src.Passages)
 	if err != nil {
@@ -254,8 +272,7 @@ func (s *SQLite) CreateJob(ctx context.Context, j Job) error {
 	if err != nil {
 		return fmt.Errorf("create job %q: %w", j.ID, err)
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO jobs (`+jobColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`, args...)
+	res, err := s.db.ExecContext(ctx, insertJobSQL, args...)
 	if err != nil {
 		return fmt.Errorf("create job %q: %w", j.ID, err)
 	}
@@ -277,9 +294,7 @@ func (s *SQLite) UpdateJob(ctx context.Context, j Job) error {
 		return fmt.Errorf("update job %q: %w", j.ID, err)
 	}
 	// created_at (args[9]) is left as it was created.
-	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = $2, sources = $3, total = $4, done = $5, ingested = $6,
-		skipped = $7, failed = $8, errors = $9, updated_at = $10, finished_at = $11, message = $12
-		WHERE id = $1`, slices.Delete(args, 9, 10)...)
+	res, err := s.db.ExecContext(ctx, updateJobSQL, slices.Delete(args, 9, 10)...)
 	if err != nil {
 		return fmt.Errorf("update job %q: %w", j.ID, err)
 	}
@@ -342,12 +357,7 @@ func (s *SQLite) PutStage(ctx context.Context, st Stage) error {
 	if len(st.ParsedData) > 0 {
 		parsed = sql.NullString{String: string(st.ParsedData), Valid: true}
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO deliberation_stages (`+stageColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-		ON CONFLICT (id) DO UPDATE SET message_id = excluded.message_id, conversation_id = excluded.conversation_id,
-			stage_type = excluded.stage_type, stage_order = excluded.stage_order, model = excluded.model,
-			role = excluded.role, content = excluded.content, parsed_data = excluded.parsed_data,
-			response_time_ms = excluded.response_time_ms, created_at = excluded.created_at`,
+	_, err := s.db.ExecContext(ctx, putStageSQL,
 		st.ID, st.MessageID, st.ConversationID, st.StageType, st.StageOrder, st.Model, st.Role, st.Content,
 		parsed, st.ResponseTimeMS, micros(st.CreatedAt))
 	if err != nil {

@@ -218,28 +218,8 @@ func (l *Local) runJob(ctx context.Context, id string) error {
 		return fmt.Errorf("mark job running: %w", err)
 	}
 
-	var (
-		mu        sync.Mutex
-		lastWrite time.Time
-	)
-	report := func(u Update) {
-		mu.Lock()
-		defer mu.Unlock()
-		j.Done, j.Ingested, j.Skipped, j.Failed = u.Done, u.Ingested, u.Skipped, u.Failed
-		j.Errors = append([]corpus.JobError(nil), u.Errors...)
-		if u.Total > 0 {
-			j.Total = u.Total
-		}
-		now := l.now()
-		if now.Sub(lastWrite) < l.cfg.ProgressEvery && u.Done < j.Total {
-			return
-		}
-		lastWrite = now
-		j.UpdatedAt = now.UTC()
-		if err := l.store.UpdateJob(ctx, j); err != nil && ctx.Err() == nil {
-			l.log.Warn("write job progress", "job", j.ID, "err", err)
-		}
-	}
+	var mu sync.Mutex
+	report := reporter(ctx, l.store, &j, &mu, l.cfg.ProgressEvery, l.now, l.log)
 	werr := l.work(ctx, j.Sources, report)
 	if ctx.Err() != nil {
 		// Shutting down: leave the job running so the next start resumes it.
@@ -263,6 +243,32 @@ func (l *Local) runJob(ctx context.Context, id string) error {
 	}
 	l.log.Info("ingest job finished", "job", j.ID, "state", j.State, "ingested", j.Ingested, "skipped", j.Skipped, "failed", j.Failed)
 	return nil
+}
+
+// reporter returns the report function of a running job: it applies each
+// Update to *j and writes *j to store, at most every `every` apart and
+// always when the last source is done. mu guards *j; the caller holds it to
+// read the job once the work has returned.
+func reporter(ctx context.Context, store Store, j *corpus.Job, mu *sync.Mutex, every time.Duration, now func() time.Time, log *slog.Logger) func(Update) {
+	var lastWrite time.Time
+	return func(u Update) {
+		mu.Lock()
+		defer mu.Unlock()
+		j.Done, j.Ingested, j.Skipped, j.Failed = u.Done, u.Ingested, u.Skipped, u.Failed
+		j.Errors = append([]corpus.JobError(nil), u.Errors...)
+		if u.Total > 0 {
+			j.Total = u.Total
+		}
+		t := now()
+		if t.Sub(lastWrite) < every && u.Done < j.Total {
+			return
+		}
+		lastWrite = t
+		j.UpdatedAt = t.UTC()
+		if err := store.UpdateJob(ctx, *j); err != nil && ctx.Err() == nil {
+			log.Warn("write job progress", "job", j.ID, "err", err)
+		}
+	}
 }
 
 // NewID returns a random 128-bit hex identifier.

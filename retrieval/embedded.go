@@ -275,29 +275,25 @@ func validatePassage(p evidence.Passage) error {
 	return nil
 }
 
-// Upsert implements Store. Every passage needs an ID, a source ID, text and
-// a finite vector whose dimension matches the store's (any dimension when
-// the store is empty). An all-zero vector, which an embedder gives for a
-// text without content words, is kept: that passage is found by BM25 only.
-// The batch is one transaction: all of it is stored or none.
-func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs [][]float32) error {
+// validateBatch checks the passages and vectors of an Upsert, as every
+// store requires them, and returns the vectors normalised to unit length,
+// all of one dimension. An all-zero vector, which an embedder gives for a
+// text without content words, stays all zeros.
+func validateBatch(passages []evidence.Passage, vecs [][]float32) ([][]float32, error) {
 	if len(passages) != len(vecs) {
-		return fmt.Errorf("upsert: %d passages but %d vectors", len(passages), len(vecs))
+		return nil, fmt.Errorf("upsert: %d passages but %d vectors", len(passages), len(vecs))
 	}
 	if len(passages) > MaxUpsertBatch {
-		return fmt.Errorf("upsert: %d passages; the limit is %d a batch", len(passages), MaxUpsertBatch)
-	}
-	if len(passages) == 0 {
-		return nil
+		return nil, fmt.Errorf("upsert: %d passages; the limit is %d a batch", len(passages), MaxUpsertBatch)
 	}
 	units := make([][]float32, len(vecs))
 	seen := make(map[string]bool, len(passages))
 	for i, p := range passages {
 		if err := validatePassage(p); err != nil {
-			return fmt.Errorf("upsert: %w", err)
+			return nil, fmt.Errorf("upsert: %w", err)
 		}
 		if seen[p.ID] {
-			return fmt.Errorf("upsert: passage %q appears twice in the batch", p.ID)
+			return nil, fmt.Errorf("upsert: passage %q appears twice in the batch", p.ID)
 		}
 		seen[p.ID] = true
 		u, err := normalize(vecs[i])
@@ -305,12 +301,25 @@ func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs
 			u, err = make([]float32, len(vecs[i])), nil
 		}
 		if err != nil {
-			return fmt.Errorf("upsert: passage %q: %w", p.ID, err)
+			return nil, fmt.Errorf("upsert: passage %q: %w", p.ID, err)
 		}
 		if i > 0 && len(u) != len(units[0]) {
-			return fmt.Errorf("upsert: passage %q: vector has %d dimensions, the batch's first has %d", p.ID, len(u), len(units[0]))
+			return nil, fmt.Errorf("upsert: passage %q: vector has %d dimensions, the batch's first has %d", p.ID, len(u), len(units[0]))
 		}
 		units[i] = u
+	}
+	return units, nil
+}
+
+// Upsert implements Store. Every passage needs an ID, a source ID, text and
+// a finite vector whose dimension matches the store's (any dimension when
+// the store is empty). An all-zero vector, which an embedder gives for a
+// text without content words, is kept: that passage is found by BM25 only.
+// The batch is one transaction: all of it is stored or none.
+func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs [][]float32) error {
+	units, err := validateBatch(passages, vecs)
+	if err != nil || len(units) == 0 {
+		return err
 	}
 
 	e.writeMu.Lock()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -16,7 +15,6 @@ import (
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/agents/jury"
 	"github.com/verity-fc/verity/corpus"
-	"github.com/verity-fc/verity/embedding"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
@@ -24,18 +22,24 @@ import (
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/server"
 	"github.com/verity-fc/verity/verify"
-	"github.com/verity-fc/verity/wordvec"
 )
 
 // app is the wired evidence layer of one process.
 type app struct {
 	cfg      Config
 	log      *slog.Logger
-	corpus   *corpus.SQLite
-	store    *retrieval.Embedded
-	embedder *embedding.Builtin
-	judge    *nli.Builtin
+	corpus   corpusStore
+	store    retrieval.Store
+	embedder embedder
+	judge    nli.Judge
+	// pg is the corpus when it is on PostgreSQL, for the job queue.
+	pg *corpus.Postgres
+	// probes are the backends /readyz checks; closers close them, in
+	// reverse order.
+	probes   []server.Probe
+	closers  []func() error
 	verify   *verify.Service
 	fetcher  *ingest.Fetcher
 	ingester *ingest.Ingester
@@ -55,23 +59,17 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	a := &app{cfg: cfg, log: log}
-	var err error
-	if a.corpus, err = corpus.OpenSQLite(ctx, filepath.Join(cfg.Data, "corpus.db")); err != nil {
-		return nil, fmt.Errorf("open corpus: %w", err)
-	}
-	if a.store, err = retrieval.OpenEmbedded(ctx, filepath.Join(cfg.Data, "passages.db"), retrieval.EmbeddedConfig{Logger: log}); err != nil {
+	if err := a.openCorpus(ctx); err != nil {
 		a.Close()
-		return nil, fmt.Errorf("open passage store: %w", err)
+		return nil, err
 	}
-	a.embedder = embedding.NewBuiltin(wordvec.Default())
-	if d := a.store.Dim(); d != 0 && d != a.embedder.Dim() {
+	if err := a.openModels(); err != nil {
 		a.Close()
-		return nil, fmt.Errorf("the passages in %s were embedded with a %d-dimensional model, but the built-in embedder gives %d dimensions: "+
-			"move that file away and ingest the sources again", filepath.Join(cfg.Data, "passages.db"), d, a.embedder.Dim())
+		return nil, err
 	}
-	if a.judge, err = nli.LoadBuiltin(); err != nil {
+	if err := a.openPassages(ctx); err != nil {
 		a.Close()
-		return nil, fmt.Errorf("load built-in NLI model: %w", err)
+		return nil, err
 	}
 	r := cfg.Retrieval
 	retriever := retrieval.NewRetriever(a.store, a.embedder, retrieval.Config{
@@ -97,7 +95,9 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
-	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{})
+	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{
+		ExtractorModel: cfg.Models.Extractor, CheckerModels: cfg.checkerModels(), ReporterModel: cfg.Models.Reporter,
+	})
 	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{}); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("entailment audit: %w", err)
@@ -139,29 +139,40 @@ func withApp(cmd *cobra.Command, fn func(a *app) error) error {
 // Close closes the stores.
 func (a *app) Close() error {
 	var errs []error
-	if a.store != nil {
-		errs = append(errs, a.store.Close())
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
 	}
-	if a.corpus != nil {
-		errs = append(errs, a.corpus.Close())
-	}
+	a.closers = nil
 	return errors.Join(errs...)
 }
 
 // ingestWork adapts the Ingester to the job runner: progress and each
-// failed source's reason as sources finish.
+// failed source's reason as sources finish. When sources failed because a
+// backend (Qdrant, PostgreSQL, a model server) is unavailable, the job as
+// a whole fails with that error, so that the PostgreSQL queue tries it
+// again later.
 func (a *app) ingestWork(ctx context.Context, sources []string, report func(jobs.Update)) error {
 	var (
-		mu   sync.Mutex
-		errs []corpus.JobError
+		mu    sync.Mutex
+		errs  []corpus.JobError
+		cause []error
 	)
 	_, err := a.ingester.Run(ctx, sources, func(p ingest.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, f := range p.NewFailures {
 			errs = append(errs, corpus.JobError{Source: f.Source, Reason: f.Reason})
+			cause = append(cause, f.Err)
 		}
 		report(jobs.Update{Total: p.Total, Done: p.Done, Ingested: p.Ingested, Skipped: p.Skipped, Failed: p.Failed, Errors: errs})
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if down := backendDown(cause); down != nil {
+		return fmt.Errorf("sources failed because a backend is unavailable: %w", down)
+	}
+	return nil
 }

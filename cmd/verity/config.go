@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -63,7 +64,65 @@ type Config struct {
 	Database struct {
 		// URL is a postgres:// URL; empty keeps SQLite in the data directory.
 		URL string `koanf:"url"`
+		// Schema, when set, holds verity's tables (created when missing);
+		// default the URL's search_path, usually public.
+		Schema string `koanf:"schema"`
 	} `koanf:"database"`
+	Qdrant struct {
+		// URL is Qdrant's gRPC endpoint, e.g. http://qdrant:6334 (QDRANT_URL
+		// also sets it); empty keeps the embedded passage store.
+		URL        string        `koanf:"url"`
+		APIKey     string        `koanf:"api_key"`
+		Collection string        `koanf:"collection"`
+		Timeout    time.Duration `koanf:"timeout"`
+		// Shards and Replicas apply when verity creates the collection on
+		// a Qdrant cluster; 0 keeps Qdrant's default of 1.
+		Shards   int `koanf:"shards"`
+		Replicas int `koanf:"replicas"`
+	} `koanf:"qdrant"`
+	Ollama struct {
+		// Host is the Ollama server: "", host, host:port or a URL
+		// (OLLAMA_HOST also sets it); empty configures no Ollama backend.
+		Host string `koanf:"host"`
+	} `koanf:"ollama"`
+	OpenAI struct {
+		// BaseURL is an OpenAI-compatible endpoint, e.g.
+		// https://api.openai.com/v1 or http://vllm:8000/v1; empty
+		// configures no such backend.
+		BaseURL string `koanf:"base_url"`
+		APIKey  string `koanf:"api_key"`
+	} `koanf:"openai"`
+	// Models name the model of each role: "ollama/NAME" or "openai/NAME",
+	// or a bare NAME for the default backend (Ollama when configured, else
+	// OpenAI). Empty keeps the built-in implementation of the role.
+	Models struct {
+		// Chat is the default backend's model for requests that name none.
+		Chat string `koanf:"chat"`
+		// Embed embeds passages and claims instead of the built-in
+		// embedder, e.g. ollama/nomic-embed-text. Changing it needs a
+		// re-index: the vectors of the two models do not mix.
+		Embed string `koanf:"embed"`
+		// NLI judges entailment from the label log-probabilities of this
+		// model instead of the built-in NLI model, e.g. ollama/llama3.1:8b.
+		NLI string `koanf:"nli"`
+		// Extractor, Checkers (comma-separated, 1 to 4) and Reporter are
+		// the fact-check pipeline's defaults.
+		Extractor string `koanf:"extractor"`
+		Checkers  string `koanf:"checkers"`
+		Reporter  string `koanf:"reporter"`
+	} `koanf:"models"`
+	Jobs struct {
+		// Workers is how many ingest jobs one process runs at once.
+		Workers int `koanf:"workers"`
+		// MaxAttempts is how many times a job of the PostgreSQL queue whose
+		// work fails as a whole (a backend down) is tried.
+		MaxAttempts int `koanf:"max_attempts"`
+		// Timeout bounds one attempt of a job of the PostgreSQL queue.
+		Timeout time.Duration `koanf:"timeout"`
+		// InServe makes `verity serve` also work the PostgreSQL queue's
+		// jobs; by default only `verity worker` processes do.
+		InServe bool `koanf:"in_serve"`
+	} `koanf:"jobs"`
 }
 
 func defaultConfig() Config {
@@ -85,7 +144,17 @@ func defaultConfig() Config {
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
 	c.Fetch.RespectRobots = true
 	c.Ingest.Workers = 4
+	c.Qdrant.Collection = "verity_passages"
+	c.Qdrant.Timeout = 10 * time.Second
+	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = 1, 5, time.Hour
 	return c
+}
+
+// envAliases are the variables other tools use for a setting; a
+// VERITY_<SECTION>_<KEY> variable overrides them.
+var envAliases = map[string]string{
+	"OLLAMA_HOST": "ollama.host",
+	"QDRANT_URL":  "qdrant.url",
 }
 
 // sections are the top-level keys that hold a struct, so that
@@ -128,6 +197,15 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 		}
 		if err := k.Merge(f); err != nil {
 			return Config{}, fmt.Errorf("merge config %s: %w", path, err)
+		}
+	}
+
+	for _, kv := range environ {
+		name, v, _ := strings.Cut(kv, "=")
+		if key, ok := envAliases[name]; ok && v != "" {
+			if err := k.Set(key, v); err != nil {
+				return Config{}, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	}
 
@@ -184,6 +262,21 @@ func (c Config) validate() error {
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
 	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
 		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
+	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:
+		return fmt.Errorf("jobs.workers must be between 1 and 64, got %d", c.Jobs.Workers)
+	case c.Jobs.MaxAttempts < 1 || c.Jobs.MaxAttempts > 100:
+		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.Jobs.MaxAttempts)
+	case c.Jobs.Timeout <= 0 || c.Qdrant.Timeout <= 0:
+		return fmt.Errorf("jobs.timeout and qdrant.timeout must be positive")
+	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
+		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
+	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
+		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
+	case c.Jobs.InServe && c.Database.URL == "":
+		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
+	}
+	if n := len(c.checkerModels()); n > 4 {
+		return fmt.Errorf("models.checkers names %d models; at most 4", n)
 	}
 	for d, r := range c.Ingest.Reliability {
 		if r < 0 || r > 1 {
@@ -204,19 +297,33 @@ func (c Config) masked() (map[string]any, error) {
 		if isSecret(key) && k.String(key) != "" {
 			_ = k.Set(key, "********")
 		}
-		if strings.HasSuffix(key, ".url") {
+		if strings.HasSuffix(key, "url") || strings.HasSuffix(key, ".host") {
 			_ = k.Set(key, maskURL(k.String(key)))
 		}
 	}
 	return k.Raw(), nil
 }
 
+// checkerModels splits models.checkers at commas.
+func (c Config) checkerModels() []string {
+	var out []string
+	for m := range strings.SplitSeq(c.Models.Checkers, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func isSecret(key string) bool {
 	return strings.HasSuffix(key, "api_key") || strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token")
 }
 
-// maskURL hides the password of a URL such as postgres://user:pw@host/db.
+// maskURL hides the password of a URL such as postgres://user:pw@host/db,
+// of its password or sslpassword query parameter, and of a key=value
+// connection string (host=db password=pw).
 func maskURL(s string) string {
+	s = passwordParam.ReplaceAllString(s, "${1}********")
 	at := strings.LastIndex(s, "@")
 	scheme := strings.Index(s, "://")
 	if at < 0 || scheme < 0 || at < scheme {
@@ -228,5 +335,7 @@ func maskURL(s string) string {
 	}
 	return s
 }
+
+var passwordParam = regexp.MustCompile(`((?:^|[?&\s])(?:ssl)?password=)[^&\s]*`)
 
 func environ() []string { return os.Environ() }

@@ -49,26 +49,14 @@ func TestMain(m *testing.M) {
 // verity runs the binary to completion with a clean VERITY_* environment.
 func verity(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, verityBin, args...)
-	cmd.Env = cleanEnv()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code = 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run verity %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
+	return verityEnv(t, nil, args...)
 }
 
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "VERITY_") {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, alias := envAliases[name]; !strings.HasPrefix(kv, "VERITY_") && !alias {
 			env = append(env, kv)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/verity-fc/verity/demo"
 	"github.com/verity-fc/verity/ingest"
-	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/server"
 )
 
@@ -61,7 +60,10 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		}
 	}
 
-	runner := jobs.NewLocal(a.corpus, a.ingestWork, jobs.Config{}, log)
+	runner, err := a.newRunner(ctx, a.pg == nil || cfg.Jobs.InServe)
+	if err != nil {
+		return err
+	}
 	srv := server.New(server.Config{
 		MaxBodyBytes:   cfg.Server.MaxBodyBytes,
 		RequestTimeout: cfg.Server.RequestTimeout,
@@ -74,10 +76,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		Entail:    a.entail,
 		Jury:      a.jury,
 		Citations: a.citations,
-		Probes: []server.Probe{{Name: "corpus", Ping: func(ctx context.Context) error {
-			_, err := a.corpus.Stats(ctx)
-			return err
-		}}},
+		Probes:    a.probes,
 	}, log)
 
 	ln, err := net.Listen("tcp", cfg.Server.Addr)
