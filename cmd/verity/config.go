@@ -217,14 +217,22 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 		EnvironFunc: func() []string { return environ },
 		TransformFunc: func(name, v string) (string, any) {
 			key := strings.ToLower(strings.TrimPrefix(name, "VERITY_"))
-			if sec, rest, ok := strings.Cut(key, "_"); ok && secs[sec] {
+			sec, rest, ok := strings.Cut(key, "_")
+			if ok && secs[sec] {
 				key = sec + "." + rest
 			}
-			if !isKnown(key) {
+			switch {
+			case isKnown(key):
+				return key, v
+			case ok && secs[sec]:
+				// A known section with an unknown key is a typo to report
+				// (VERITY_RETRIEVAL_TOPN).
 				unknownEnv = append(unknownEnv, name)
-				return "", nil
 			}
-			return key, v
+			// Other VERITY_ variables (VERITY_TEST_DATABASE_URL,
+			// VERITY_SHARED_DATA) belong to tests and tools, not to
+			// the configuration.
+			return "", nil
 		},
 	}), nil)
 	if err != nil {

@@ -16,7 +16,7 @@ func TestLoadConfigLayers(t *testing.T) {
 	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"VERITY_RETRIEVAL_TOP_N=7", "VERITY_FETCH_ALLOW_PRIVATE=1", "VERITY_SCORING_W_E_MAX=0.5", "PATH=/bin"}
+	env := []string{"VERITY_TEST_DATABASE_URL=postgres://x", "VERITY_SHARED_DATA=/d", "VERITY_RETRIEVAL_TOP_N=7", "VERITY_FETCH_ALLOW_PRIVATE=1", "VERITY_SCORING_W_E_MAX=0.5", "PATH=/bin"}
 	c, err := loadConfig(path, env, map[string]any{"data": "/from/flag"})
 	if err != nil {
 		t.Fatal(err)
