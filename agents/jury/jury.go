@@ -338,22 +338,23 @@ func New(deps Deps, cfg Config) (*Jury, error) {
 	if j.log == nil {
 		j.log = slog.Default()
 	}
-	needsModel, needsNLI := false, false
-	use := func(model string) {
+	needsNLI := false
+	var modelRole, modelName string // the first role that names a model
+	use := func(role, model string) {
 		if model == Builtin {
 			needsNLI = true
-		} else {
-			needsModel = true
+		} else if modelRole == "" {
+			modelRole, modelName = role, model
 		}
 	}
-	use(cfg.Models.Parser)
-	use(cfg.Models.Foreperson)
-	use(cfg.Models.Novelty)
+	use("parser", cfg.Models.Parser)
+	use("foreperson", cfg.Models.Foreperson)
+	use("novelty", cfg.Models.Novelty)
 	for _, a := range cfg.Agents {
-		use(a.Model)
+		use("agent "+a.Name, a.Model)
 	}
-	if needsModel && deps.Chatter == nil {
-		return nil, errors.New("jury: a role names a model but no model backend is configured")
+	if modelRole != "" && deps.Chatter == nil {
+		return nil, fmt.Errorf("jury: the %s names model %q but no model backend is configured", modelRole, modelName)
 	}
 	if needsNLI && deps.NLI == nil {
 		return nil, errors.New("jury: the built-in roles need an NLI judge")

@@ -98,11 +98,25 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{
 		ExtractorModel: cfg.Models.Extractor, CheckerModels: cfg.checkerModels(), ReporterModel: cfg.Models.Reporter,
 	})
-	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{}); err != nil {
+	m := cfg.Models
+	entailModels := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
+	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{Models: entailModels}); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("entailment audit: %w", err)
 	}
-	if a.jury, err = a.newJury(jury.DefaultConfig()); err != nil {
+	juryCfg := jury.DefaultConfig()
+	for _, set := range []struct {
+		dst *string
+		v   string
+	}{
+		{&juryCfg.Models.Parser, m.JuryParser}, {&juryCfg.Models.Agents, m.JuryAgents},
+		{&juryCfg.Models.Foreperson, m.JuryForeperson}, {&juryCfg.Models.Novelty, m.JuryNovelty},
+	} {
+		if set.v != "" {
+			*set.dst = set.v
+		}
+	}
+	if a.jury, err = a.newJury(juryCfg); err != nil {
 		a.Close()
 		return nil, err
 	}

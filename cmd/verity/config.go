@@ -110,6 +110,17 @@ type Config struct {
 		Extractor string `koanf:"extractor"`
 		Checkers  string `koanf:"checkers"`
 		Reporter  string `koanf:"reporter"`
+		// The entailment audit's four agents (seed 000); "" is built in.
+		EntailExtractor   string `koanf:"entail_extractor"`
+		EntailReliability string `koanf:"entail_reliability"`
+		EntailJudge       string `koanf:"entail_judge"`
+		EntailAuditor     string `koanf:"entail_auditor"`
+		// The jury of POST /v1/jury (seed 002); `verity jury` reads its
+		// models from the jury's YAML instead. "" is built in.
+		JuryParser     string `koanf:"jury_parser"`
+		JuryAgents     string `koanf:"jury_agents"`
+		JuryForeperson string `koanf:"jury_foreperson"`
+		JuryNovelty    string `koanf:"jury_novelty"`
 	} `koanf:"models"`
 	Jobs struct {
 		// Workers is how many ingest jobs one process runs at once.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,6 +86,22 @@ func TestMaskURL(t *testing.T) {
 	} {
 		if got := maskURL(in); got != want {
 			t.Errorf("maskURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAgentModelsNeedABackend: naming a model for an agent role without a
+// model backend is an error at start, naming the role, not a failure at the
+// first request.
+func TestAgentModelsNeedABackend(t *testing.T) {
+	for _, env := range []string{"VERITY_MODELS_ENTAIL_JUDGE=llama3.1", "VERITY_MODELS_JURY_FOREPERSON=llama3.1"} {
+		cfg, err := loadConfig("", []string{env}, map[string]any{"data": t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = openApp(context.Background(), cfg, slog.New(slog.DiscardHandler))
+		if err == nil || !strings.Contains(err.Error(), "llama3.1") || !strings.Contains(err.Error(), "no model backend") {
+			t.Errorf("%s: openApp error = %v", env, err)
 		}
 	}
 }
