@@ -16,8 +16,16 @@ import "github.com/verity-fc/verity/evidence"
 //     and the difference goes to neutral. A hedged claim against a
 //     definitive passage is left to the model: "X causes Y" does entail
 //     "X may cause Y".
+//   - Negation: when the passage covers most of the claim's content words
+//     (negCoverage) and a content word both share is negated on one side
+//     only ("grew" against "did not grow"), the passage cannot entail the
+//     claim: entailment is multiplied by negKeep and the difference goes to
+//     contradiction. The training data has negation almost only on the
+//     claim side (FEVER), so the network learned the rule one way round.
 const (
-	quantKeep = 0.15
+	negKeep     = 0.3
+	negCoverage = 0.8
+	quantKeep   = 0.15
 	modalKeep = 0.3
 	// hedgeWindow is how many words around a passage hedge are searched for
 	// a claim word, so that a hedge in an unrelated clause does not count.
@@ -33,6 +41,11 @@ var strictHedges = set("may", "might", "could", "possibly", "perhaps", "probably
 
 // applyRules adjusts a judgment of the network by the edge-case rules.
 func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
+	if negationFlip(c, p) {
+		keep := j.Entail * negKeep
+		j.Contradict += j.Entail - keep
+		j.Entail = keep
+	}
 	if c.quant >= 2 && p.quant < c.quant {
 		keep := j.Entail * quantKeep
 		j.Neutral += j.Entail - keep
@@ -73,4 +86,24 @@ func passageHedgesClaim(c, p *text) bool {
 		}
 	}
 	return false
+}
+
+// negationFlip reports whether the passage covers at least negCoverage of
+// the claim's content words and negates one of them that the claim does
+// not, or the other way round.
+func negationFlip(c, p *text) bool {
+	if len(c.content) == 0 {
+		return false
+	}
+	covered, flipped := 0, false
+	for _, s := range c.content {
+		if !p.stems[s] {
+			continue
+		}
+		covered++
+		if c.negated[s] != p.negated[s] {
+			flipped = true
+		}
+	}
+	return flipped && float64(covered) >= negCoverage*float64(len(c.content))
 }

@@ -40,3 +40,22 @@ func TestApplyRules(t *testing.T) {
 		})
 	}
 }
+
+func TestNegationFlip(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Revenue grew 20% in 2023.", "Revenue did not grow 20% in 2023.", true},
+		{"Revenue did not grow in 2023.", "Revenue grew in 2023.", true},
+		{"Revenue grew in 2023.", "Revenue grew in 2023.", false},
+		{"Revenue did not grow in 2023.", "Revenue did not grow in 2023.", false},
+		// Too little of the claim is covered for the negation to bear on it.
+		{"The company's revenue grew strongly in Europe and Asia.", "Profits did not grow.", false},
+	}
+	for _, tt := range tests {
+		if got := negationFlip(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("negationFlip(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
