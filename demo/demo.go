@@ -114,4 +114,4 @@ var ExampleClaims = []Example{
 
 // CurlExample is a one-line request to a local verity for a claim the demo
 // corpus supports.
-const CurlExample = `curl -s http://127.0.0.1:8080/v1/verify -H 'Content-Type: application/json' -d '{"claim": "More than 9,000 active spacecraft orbited Earth at the start of 2024.", "k": 20, "top_n": 6}'`
+const CurlExample = `curl -s http://127.0.0.1:8080/v1/verify -H 'Content-Type: application/json' -d '{"claim": "The Golden Gate Bridge opened in 1937.", "k": 20, "top_n": 6}'`
