@@ -54,6 +54,7 @@ func TestShippedBehaviour(t *testing.T) {
 		{"most is not some", "Most students passed the exam.", "Some students passed the exam.", Neutral},
 		{"hedged passage settles nothing", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
 		{"something else is neutral", "Barack Obama was born in Hawaii.", "The Amazon river flows through Brazil and Peru.", Neutral},
+		{"another subject is neutral", "The bridge opened in 1937.", "Paris is the capital of France.", Neutral},
 		// Contrastive evidence: one claim, two passages, two answers.
 		{"bound met", "The channel has more than 25 million subscribers.", "The channel has 26 million subscribers across eight channels.", Entail},
 		{"bound missed", "The channel has more than 25 million subscribers.", "The channel has 20 million subscribers across eight channels.", Contradict},

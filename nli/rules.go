@@ -1,6 +1,9 @@
 package nli
 
-import "github.com/verity-fc/verity/evidence"
+import (
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/quantity"
+)
 
 // The edge-case rules of seed 000 are mandatory, and the labeled data has
 // too few quantifier and modal contrasts for the network to learn them, so
@@ -22,11 +25,30 @@ import "github.com/verity-fc/verity/evidence"
 //     claim: entailment is multiplied by negKeep and the difference goes to
 //     contradiction. The training data has negation almost only on the
 //     claim side (FEVER), so the network learned the rule one way round.
+//   - Another subject: when the passage has none of the claim's content
+//     words, not even a near spelling, and one side names something (a
+//     word capitalised inside a sentence: a person, place or work), the
+//     two are about different subjects, and a passage about something else
+//     does not contradict the claim ("The bridge opened in 1937." against
+//     "Paris is the capital of France."). Contradiction is multiplied by
+//     offTopicKeep and the difference goes to neutral. SNLI, where a
+//     hypothesis that shares no word with its premise usually describes
+//     the same scene otherwise and is labeled a contradiction, taught the
+//     network the opposite; its captions rarely name anything, so the
+//     names keep the rule away from that convention. A passage with a
+//     third-person pronoun ("He played ...") may be about the claim's
+//     subject under another name, and a passage whose numbers or dates
+//     bear on the claim's ("505 persons have recovered" against "Fewer
+//     than 510 cases were healed") is about the same facts, so the rule
+//     leaves both alone.
 const (
-	negKeep     = 0.3
-	negCoverage = 0.8
-	quantKeep   = 0.15
-	modalKeep = 0.3
+	// offTopicKeep is the share of contradiction kept by the
+	// another-subject rule.
+	offTopicKeep = 0.3
+	negKeep      = 0.3
+	negCoverage  = 0.8
+	quantKeep    = 0.15
+	modalKeep    = 0.3
 	// hedgeWindow is how many words around a passage hedge are searched for
 	// a claim word, so that a hedge in an unrelated clause does not count.
 	hedgeWindow = 6
@@ -56,7 +78,54 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j.Neutral += j.Entail - e + j.Contradict - k
 		j.Entail, j.Contradict = e, k
 	}
+	if otherSubject(c, p) {
+		keep := j.Contradict * offTopicKeep
+		j.Neutral += j.Contradict - keep
+		j.Contradict = keep
+	}
 	return j
+}
+
+// otherSubject reports whether the passage shares no content word with the
+// claim, exactly or by a near spelling (see fuzzyIn), has no third-person
+// pronoun, no number or date compared with the claim's (see
+// [quantity.Check]), and the claim or the passage names something: a capitalised
+// word that is not a stopword.
+func otherSubject(c, p *text) bool {
+	if len(c.content) == 0 {
+		return false
+	}
+	for _, s := range c.content {
+		if p.stems[s] || fuzzyIn(s, p.stems) {
+			return false
+		}
+	}
+	for _, tk := range p.toks {
+		if pronouns[tk.lower] {
+			return false
+		}
+	}
+	for _, fd := range quantity.Check(c.raw, p.raw) {
+		if fd.Outcome != quantity.NotCompared {
+			return false
+		}
+	}
+	return namesSomething(c) || namesSomething(p)
+}
+
+// pronouns are the third-person pronouns by which a passage can refer to a
+// subject named elsewhere.
+var pronouns = set("he", "she", "it", "they", "him", "her", "them", "his", "hers", "its", "their", "theirs")
+
+// namesSomething reports whether t has a word capitalised inside a
+// sentence that is not a stopword.
+func namesSomething(t *text) bool {
+	for _, tk := range t.toks {
+		if tk.cap && !stopwords[tk.lower] {
+			return true
+		}
+	}
+	return false
 }
 
 func hasStrictHedge(t *text, from, to int) bool {

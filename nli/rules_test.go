@@ -27,6 +27,9 @@ func TestApplyRules(t *testing.T) {
 		{"hedge far from the claim's words", "Coffee causes cancer.", "Coffee causes cancer, a study of 4,000 adults in six countries over ten years found; other drinks may too.", in},
 		{"hedged claim, definitive passage", "Coffee may cause cancer.", "Coffee causes cancer.", in},
 		{"both hedged", "Coffee may cause cancer.", "Coffee might cause cancer.", in},
+		{"another subject", "The bridge opened in 1937.", "Paris is the capital of France.",
+			evidence.Judgment{Entail: 0.8, Contradict: 0.1 * offTopicKeep, Neutral: 0.1 + 0.1*(1-offTopicKeep)}},
+		{"caption of another scene", "A man is playing a guitar.", "A woman is swimming in a pool.", in},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,6 +39,30 @@ func TestApplyRules(t *testing.T) {
 			}
 			if s := got.Entail + got.Contradict + got.Neutral; s < 1-1e-12 || s > 1+1e-12 {
 				t.Errorf("probabilities sum to %g", s)
+			}
+		})
+	}
+}
+
+func TestOtherSubject(t *testing.T) {
+	tests := []struct {
+		name, claim, passage string
+		want                 bool
+	}{
+		{"names another subject", "The bridge opened in 1937.", "Paris is the capital of France.", true},
+		{"claim names the subject", "Barack Obama was born in Hawaii.", "The river flows into the sea.", true},
+		{"shares a word", "The bridge opened in 1937.", "The bridge in Paris is long.", false},
+		{"shares a near spelling", "The Lincoln-Douglas debates were held in Illinois.", "Lincoln's debate drew crowds in Ottawa.", false},
+		// SNLI's captions: no names, and a scene described otherwise.
+		{"names nothing", "A man is playing a guitar.", "A woman is swimming in a pool.", false},
+		{"pronoun may refer to the claim's subject", "Noel Fisher portrayed a fictional character.", "He played Cotton Top Mounts in Hatfields & McCoys.", false},
+		{"numbers bear on the claim", "Fewer than 510 COVID-19 cases in Hawaii were healed.", "505 persons have recovered.", false},
+		{"no content words", "It is.", "Paris is the capital of France.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := otherSubject(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+				t.Errorf("otherSubject(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
 			}
 		})
 	}
