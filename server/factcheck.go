@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -75,8 +77,39 @@ func (s *Server) streamFactcheck(c *gin.Context, req factcheck.Request) {
 	w.WriteHeader(http.StatusOK)
 	w.Flush()
 
+	// A comment line every StreamHeartbeat keeps proxies and load
+	// balancers from closing a stream whose stage runs long (a model
+	// checker may take minutes). Writes are serialised with the events'.
+	var mu sync.Mutex
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(s.cfg.StreamHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-c.Request.Context().Done():
+				return
+			case <-t.C:
+				mu.Lock()
+				if _, err := io.WriteString(w, ": keep-alive\n\n"); err == nil {
+					w.Flush()
+				}
+				mu.Unlock()
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-stopped
+	}()
+
 	sawError := false
 	emit := func(e factcheck.Event) {
+		mu.Lock()
+		defer mu.Unlock()
 		sawError = sawError || e.Name == factcheck.EventError
 		writeEvent(w, e.Name, e.Data)
 	}
@@ -85,6 +118,8 @@ func (s *Server) streamFactcheck(c *gin.Context, req factcheck.Request) {
 		return
 	}
 	p := s.logError(c, err)
+	mu.Lock()
+	defer mu.Unlock()
 	if !sawError {
 		writeEvent(w, factcheck.EventError, factcheck.ErrorPayload{Message: p.Detail})
 	}

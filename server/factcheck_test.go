@@ -97,6 +97,8 @@ func readEvents(t *testing.T, r io.Reader, on func(sseEvent)) []sseEvent {
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case strings.HasPrefix(line, ":"):
+			// A comment (keep-alive): not an event.
 		case strings.HasPrefix(line, "event: "):
 			cur.Name = strings.TrimPrefix(line, "event: ")
 		case strings.HasPrefix(line, "data: "):
@@ -104,6 +106,8 @@ func readEvents(t *testing.T, r io.Reader, on func(sseEvent)) []sseEvent {
 			if !json.Valid(cur.Data) {
 				t.Errorf("event %s carries invalid JSON: %s", cur.Name, cur.Data)
 			}
+		case line == "" && cur.Name == "" && cur.Data == nil:
+			// The blank line closing a comment dispatches nothing.
 		case line == "":
 			if cur.Name == "" {
 				t.Errorf("an event without a name")
@@ -418,4 +422,48 @@ func get(t *testing.T, url string) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := http.Get(url)
 	return readResponse(t, resp, err)
+}
+
+// TestFactcheckStreamHeartbeat: while a checker works, the stream carries
+// keep-alive comments, and the events around them still parse.
+func TestFactcheckStreamHeartbeat(t *testing.T) {
+	beat := make(chan struct{})
+	// The checker holds until the client has seen a keep-alive, so the test
+	// waits on the behaviour, not on a clock.
+	hold := func(ctx context.Context) error {
+		select {
+		case <-beat:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	ts, _ := factcheckServer(t, models(hold), Config{StreamHeartbeat: 5 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp := streamRequest(ctx, t, ts.URL, factcheckBody("c1"))
+	defer resp.Body.Close()
+	var raw strings.Builder
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		seen := false
+		for sc.Scan() {
+			line := sc.Text()
+			if line == ": keep-alive" && !seen {
+				seen = true
+				close(beat)
+			}
+			raw.WriteString(line + "\n")
+			pw.Write([]byte(line + "\n"))
+		}
+		pw.Close()
+	}()
+	evs := readEvents(t, pr, nil)
+	if got := names(evs); len(got) == 0 || got[len(got)-1] != "complete" {
+		t.Errorf("events = %v, want the stream to end with complete", got)
+	}
+	if !strings.Contains(raw.String(), ": keep-alive\n") {
+		t.Error("no keep-alive comment in the stream")
+	}
 }

@@ -36,6 +36,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds one request (not event streams). Default 60 s.
 	RequestTimeout time.Duration
+	// StreamHeartbeat is how often an event stream without events gets a
+	// keep-alive comment. Default 15 s.
+	StreamHeartbeat time.Duration
 	// UploadDir receives files uploaded to POST /v1/ingest; empty disables
 	// uploads.
 	UploadDir string
@@ -47,6 +50,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RequestTimeout <= 0 {
 		c.RequestTimeout = 60 * time.Second
+	}
+	if c.StreamHeartbeat <= 0 {
+		c.StreamHeartbeat = 15 * time.Second
 	}
 	return c
 }
