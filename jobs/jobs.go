@@ -89,7 +89,7 @@ func NewLocal(store Store, work Work, cfg Config, logger *slog.Logger) *Local {
 
 // Validate checks the sources of a job request.
 func (l *Local) Validate(sources []string) error {
-	return ValidateSources(sources, l.cfg.withDefaults().MaxSources)
+	return ValidateSources(sources, l.cfg.MaxSources)
 }
 
 // ValidateSources checks that there is at least one source, at most max,

@@ -55,10 +55,8 @@ data.source is a CSV read relative to the YAML file. Alternatively --claim and
 				} else if err := printCards(cmd.OutOrStdout(), outcomes); err != nil {
 					return err
 				}
-				for _, o := range outcomes {
-					if o.Err != nil {
-						return fmt.Errorf("%d of %d pairs failed", countFailed(outcomes), len(outcomes))
-					}
+				if n := countFailed(outcomes); n > 0 {
+					return fmt.Errorf("%d of %d pairs failed", n, len(outcomes))
 				}
 				return nil
 			})
