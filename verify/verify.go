@@ -103,8 +103,8 @@ func (s *Service) parse(req Request) (parsed, error) {
 	if req.K < 0 || req.K > retrieval.MaxK {
 		return parsed{}, evidence.Invalid("k", "must be between 1 and %d, got %d", retrieval.MaxK, req.K)
 	}
-	if req.TopN < 0 || req.TopN > 20 {
-		return parsed{}, evidence.Invalid("top_n", "must be between 1 and 20, got %d", req.TopN)
+	if req.TopN < 0 || req.TopN > retrieval.MaxTopN {
+		return parsed{}, evidence.Invalid("top_n", "must be between 1 and %d, got %d", retrieval.MaxTopN, req.TopN)
 	}
 	if req.K > 0 && req.TopN > req.K {
 		return parsed{}, evidence.Invalid("top_n", "must not exceed k (%d), got %d", req.K, req.TopN)
