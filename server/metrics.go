@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/verify"
@@ -186,16 +187,20 @@ func (c countedVerifier) Verify(ctx context.Context, req verify.Request) (eviden
 	return res, err
 }
 
-// ObserveJobSubmit counts a submission: accepted or rejected.
-func (m *Metrics) observeSubmit(err error) {
-	if m == nil {
-		return
-	}
+// countedJobs counts submissions: accepted or rejected.
+type countedJobs struct {
+	Jobs
+	m *Metrics
+}
+
+func (c countedJobs) Submit(ctx context.Context, sources []string) (corpus.Job, error) {
+	j, err := c.Jobs.Submit(ctx, sources)
 	state := "submitted"
 	if err != nil {
 		state = "rejected"
 	}
-	m.jobs.WithLabelValues(state).Inc()
+	c.m.jobs.WithLabelValues(state).Inc()
+	return j, err
 }
 
 // countRequests records every request's route, status and duration. The

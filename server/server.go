@@ -135,6 +135,9 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 		s.limiter = newRateLimiter(s.cfg.RateLimit, s.cfg.RateBurst)
 	}
 	s.deps.Verifier = s.metrics.Verifier(deps.Verifier)
+	if deps.Jobs != nil && s.metrics != nil {
+		s.deps.Jobs = countedJobs{deps.Jobs, s.metrics}
+	}
 	s.engine.HandleMethodNotAllowed = true
 	// The order matters: an ID and a count for every request, then the
 	// checks that need no work (host, origin, key, rate, media type),
