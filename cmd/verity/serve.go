@@ -31,7 +31,20 @@ func newServeCmd() *cobra.Command {
 		Long: `serve runs the API on --addr (default 127.0.0.1:8080). On first start, when
 the corpus is empty, it ingests the demo corpus that ships with the binary
 (turn off with --demo=false). Ingest jobs submitted to POST /v1/ingest run
-in-process and resume after a restart.`,
+in-process and resume after a restart.
+
+Access: once an API key exists ('verity keys create'), every API route needs
+Authorization: Bearer KEY (restart serve after creating the first key).
+Without keys, serve listens on loopback only and says so; a non-loopback
+--addr is refused unless server.insecure_no_auth is true, and beyond loopback
+server.allowed_hosts must name the host names clients use. Browser origins
+other than the server's own need server.allowed_origins.
+
+Limits (see 'verity config'): server.rate_limit and server.rate_burst per key
+(or client address), server.max_heavy concurrent fact-checks, citation checks
+and ingests each, server.read_timeout for a request's headers and body,
+server.idle_timeout, server.max_connections. GET /metrics serves Prometheus
+metrics.`,
 		Args: cobra.NoArgs,
 		RunE: runServe,
 	}
