@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -452,4 +453,44 @@ func TestRequestIDAndMetrics(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+}
+
+// TestRequestIDInLogs checks that the server's log line for a request
+// carries the ID the response header gives.
+func TestRequestIDInLogs(t *testing.T) {
+	var buf safeBuffer
+	logger := slog.New(LogHandler(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	ts := httptest.NewServer(New(Config{}, Deps{Verifier: realVerifier()}, logger).Handler())
+	defer ts.Close()
+	resp, body := do(t, "POST", ts.URL+"/v1/verify", "application/json", `{"claim": ""}`, nil)
+	if resp.StatusCode != 400 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	id := resp.Header.Get(RequestIDHeader)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("want a failure line and an access line, got:\n%s", buf.String())
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, "request_id="+id) {
+			t.Errorf("log line without request_id=%s: %s", id, l)
+		}
+	}
+}
+
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
