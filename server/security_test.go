@@ -494,3 +494,35 @@ func (s *safeBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestJobStateMetrics reads job states from a real SQLite corpus at
+// scrape time.
+func TestJobStateMetrics(t *testing.T) {
+	ctx := context.Background()
+	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	now := time.Now()
+	for i, st := range []corpus.JobState{corpus.JobQueued, corpus.JobQueued, corpus.JobRunning} {
+		j := corpus.Job{ID: fmt.Sprint("j", i), State: corpus.JobQueued, Sources: []string{"https://example.org"}, Total: 1, CreatedAt: now, UpdatedAt: now}
+		if err := store.CreateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+		j.State = st
+		if err := store.UpdateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewMetrics()
+	m.WatchJobs(store)
+	ts := httptest.NewServer(New(Config{}, Deps{Verifier: realVerifier(), Metrics: m}, quietLogger()).Handler())
+	defer ts.Close()
+	_, body := do(t, "GET", ts.URL+"/metrics", "", "", nil)
+	for _, want := range []string{`verity_jobs{state="queued"} 2`, `verity_jobs{state="running"} 1`, `verity_jobs{state="failed"} 0`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(body, "verity_jobs"))
+		}
+	}
+}
