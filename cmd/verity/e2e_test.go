@@ -82,6 +82,9 @@ func startServe(t *testing.T, data string) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
 	})
 	found := make(chan string, 1)
 	go func() {
