@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -545,5 +547,42 @@ func TestRateLimiterDropsIdleBuckets(t *testing.T) {
 	}
 	if n := len(r.buckets); n != 1 {
 		t.Errorf("%d buckets after the others went idle, want 1", n)
+	}
+}
+
+// TestOpenAPIDocumentsAccess keeps the description of authentication and
+// limits in step with the middleware: every /v1 operation answers 401,
+// 403 and 429, every POST 415, heavy routes 503 with Retry-After.
+func TestOpenAPIDocumentsAccess(t *testing.T) {
+	var doc struct {
+		Paths      map[string]map[string]struct{ Responses map[string]json.RawMessage }
+		Components struct {
+			SecuritySchemes map[string]struct{ Type, Scheme string }
+		}
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if s := doc.Components.SecuritySchemes["apiKey"]; s.Type != "http" || s.Scheme != "bearer" {
+		t.Errorf("security scheme apiKey = %+v, want http bearer", s)
+	}
+	for path, ops := range doc.Paths {
+		if !strings.HasPrefix(path, "/v1/") {
+			continue
+		}
+		for method, op := range ops {
+			want := []string{"401", "403", "429"}
+			if method == "post" {
+				want = append(want, "415")
+			}
+			if slices.Contains(heavyRoutes, path) && method == "post" {
+				want = append(want, "503")
+			}
+			for _, code := range want {
+				if _, ok := op.Responses[code]; !ok {
+					t.Errorf("%s %s does not document %s", strings.ToUpper(method), path, code)
+				}
+			}
+		}
 	}
 }
