@@ -124,6 +124,9 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if access.keys == nil {
 		if access.loopback {
 			fmt.Fprintln(out, "No API key is configured: serving on loopback only, without authentication ('verity keys create' adds one).")
+			if len(cfg.Server.AllowedHosts) > 0 {
+				fmt.Fprintf(out, "WARNING: server.allowed_hosts adds %s: a proxy that forwards those names here exposes the API without a key.\n", strings.Join(cfg.Server.AllowedHosts, ", "))
+			}
 		} else {
 			fmt.Fprintln(out, "WARNING: server.insecure_no_auth is set: anyone who reaches this address can use the API without a key.")
 		}
