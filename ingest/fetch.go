@@ -57,6 +57,9 @@ type FetchConfig struct {
 	ContentTypes []string
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Observe, when set, is told the [FetchStatus] of every Fetch (for
+	// metrics).
+	Observe func(status string)
 }
 
 func (c FetchConfig) withDefaults() FetchConfig {
@@ -221,6 +224,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, fmt.Errorf("fetch: invalid URL %q: %w", rawURL, err)
 	}
 	page, err := f.fetch(ctx, u)
+	if f.cfg.Observe != nil {
+		f.cfg.Observe(FetchStatus(page, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", u.Redacted(), err)
 	}

@@ -35,6 +35,30 @@ type Config struct {
 		RequestTimeout time.Duration `koanf:"request_timeout"`
 		// Demo ingests the shipped demo corpus when the corpus is empty.
 		Demo bool `koanf:"demo"`
+		// InsecureNoAuth lets serve listen beyond loopback without API
+		// keys; without it, serve refuses to.
+		InsecureNoAuth bool `koanf:"insecure_no_auth"`
+		// AllowedOrigins are browser origins allowed to call the API
+		// (CORS); comma-separated in the environment.
+		AllowedOrigins []string `koanf:"allowed_origins"`
+		// AllowedHosts are the host names serve answers to; required
+		// beyond loopback ("*" for any). The loopback names are always
+		// allowed on a loopback address.
+		AllowedHosts []string `koanf:"allowed_hosts"`
+		// RateLimit is the requests a second one client (API key, or
+		// address without keys) may make, RateBurst its burst; 0 turns
+		// the limit off.
+		RateLimit float64 `koanf:"rate_limit"`
+		RateBurst int     `koanf:"rate_burst"`
+		// MaxHeavy bounds the requests of each heavy route (fact-check,
+		// citations, ingest) running at once.
+		MaxHeavy int `koanf:"max_heavy"`
+		// ReadTimeout bounds reading a request, headers and body;
+		// IdleTimeout closes idle keep-alive connections.
+		ReadTimeout time.Duration `koanf:"read_timeout"`
+		IdleTimeout time.Duration `koanf:"idle_timeout"`
+		// MaxConnections bounds the connections open at once.
+		MaxConnections int `koanf:"max_connections"`
 	} `koanf:"server"`
 	Retrieval struct {
 		K                   int     `koanf:"k"`
@@ -144,6 +168,11 @@ func defaultConfig() Config {
 	c.Server.MaxBodyBytes = 1 << 20
 	c.Server.RequestTimeout = 60 * time.Second
 	c.Server.Demo = true
+	c.Server.AllowedOrigins, c.Server.AllowedHosts = []string{}, []string{}
+	c.Server.RateLimit, c.Server.RateBurst = 20, 40
+	c.Server.MaxHeavy = 4
+	c.Server.ReadTimeout, c.Server.IdleTimeout = 30*time.Second, 2*time.Minute
+	c.Server.MaxConnections = 512
 	c.Retrieval.K, c.Retrieval.TopN = 20, 6
 	c.Retrieval.MinChars, c.Retrieval.MaxChars = 40, 2000
 	c.Retrieval.RecencyHalfLifeDays = 730
@@ -264,6 +293,9 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 	if err := k.Unmarshal("", &c); err != nil {
 		return Config{}, fmt.Errorf("decode config: %w", err)
 	}
+	// Lists come as YAML lists or, from the environment, comma-separated.
+	c.Server.AllowedOrigins = splitList(c.Server.AllowedOrigins)
+	c.Server.AllowedHosts = splitList(c.Server.AllowedHosts)
 	return c, c.validate()
 }
 
@@ -291,6 +323,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
+	case c.Server.RateLimit < 0 || c.Server.RateBurst < 0 || c.Server.MaxHeavy < 1 || c.Server.MaxConnections < 1:
+		return fmt.Errorf("server.rate_limit and server.rate_burst must not be negative, server.max_heavy and server.max_connections must be at least 1")
+	case c.Server.ReadTimeout <= 0 || c.Server.IdleTimeout <= 0:
+		return fmt.Errorf("server.read_timeout and server.idle_timeout must be positive")
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
@@ -321,6 +357,19 @@ func (c Config) masked() (map[string]any, error) {
 		}
 	}
 	return k.Raw(), nil
+}
+
+// splitList splits each entry of a list at commas and drops empty ones.
+func splitList(in []string) []string {
+	out := []string{}
+	for _, e := range in {
+		for v := range strings.SplitSeq(e, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // checkerModels splits models.checkers at commas.
