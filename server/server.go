@@ -87,7 +87,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{cfg: cfg.withDefaults(), deps: deps, log: logger, engine: gin.New()}
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.recoverer(), s.accessLog())
+	s.engine.Use(s.recoverer(), s.accessLog(), s.checkRequestText())
 	s.engine.NoRoute(func(c *gin.Context) {
 		writeProblem(c, Problem{Type: "about:blank", Title: "Not found", Status: http.StatusNotFound, Detail: "no route " + c.Request.Method + " " + c.Request.URL.Path})
 	})
