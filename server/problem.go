@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,8 +139,14 @@ var errBodyTimeout = errors.New("request body timed out")
 // wrong types, trailing data, an empty body and a body over limit bytes are
 // *evidence.InputError naming the field.
 func bindJSON(c *gin.Context, limit int64, v any) error {
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	dec := json.NewDecoder(body)
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	if err != nil {
+		return jsonInputError(err, limit)
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonInputError(err, limit)

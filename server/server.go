@@ -145,7 +145,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	// http.Server's ReadTimeout (see HTTPServer), which net/http lifts
 	// once the body is read, so long streams are not cut.
 	s.engine.Use(requestID(), s.countRequests(), s.recoverer(), s.accessLog(),
-		s.checkHost(), s.checkOrigin(), s.authenticate(), s.rateLimit(), s.checkContentType(),
+		s.checkHost(), s.checkOrigin(), s.authenticate(), s.rateLimit(), s.checkContentType(), s.checkRequestText(),
 		s.limitHeavy())
 	s.engine.NoRoute(func(c *gin.Context) {
 		writeProblem(c, Problem{Type: "about:blank", Title: "Not found", Status: http.StatusNotFound, Detail: "no route " + c.Request.Method + " " + c.Request.URL.Path})

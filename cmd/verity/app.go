@@ -90,6 +90,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
 		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,
+		MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
 	}, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
