@@ -31,7 +31,7 @@ const (
 	// guarded fetcher refuses (loopback, private, link-local, metadata).
 	StatusBlocked          = "blocked"
 	StatusRobotsDisallowed = "robots_disallowed"
-	StatusUnsupported      = "unsupported_content" // a PDF, an image, ...
+	StatusUnsupported      = "unsupported_content" // an image, a PDF without a text layer, ...
 	StatusTooLarge         = "too_large"
 	StatusInvalidURL       = "invalid_url"
 	// StatusThinContent: the page answered but its text is too thin to be
