@@ -254,6 +254,10 @@ func FuzzExtractPDF(f *testing.F) {
 	}
 	f.Add(textPDF([]string{"BT /F1 12 Tf 72 700 Td (Hello) Tj [(wor)-20(ld)] TJ ET"}, ""))
 	f.Fuzz(func(t *testing.T, body []byte) {
+		// A parse that outlives its time limit twice over is a hang: crash
+		// the worker so that the fuzzer records the input.
+		hang := time.AfterFunc(2*MaxPDFTime+10*time.Second, func() { panic("PDF extraction hangs") })
+		defer hang.Stop()
 		doc, err := extractPDF(body)
 		if err == nil && doc.Text == "" {
 			t.Errorf("no error and no text")

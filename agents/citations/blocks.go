@@ -54,6 +54,13 @@ const (
 	refMark
 	// anchorMark is a link to "#id" inside the document.
 	anchorMark
+	// softRefMark is a marker that may be something else: "(2)" and
+	// superscript numbers ("²", "<sup>2</sup>") also enumerate, count or
+	// raise to a power. It cites only when the reference list has an
+	// entry with its label.
+	softRefMark
+	// noURLMark is a work named without a link (HTML "<cite>Title</cite>").
+	noURLMark
 )
 
 // mark is a citation marker taken out of a block's text.

@@ -93,7 +93,7 @@ func parseDocument(text, format string) []sentence {
 			addEntry(entries, bl.label, entry{url: link, title: bl.text})
 			isEntry[i] = true
 		case bl.kind != proseBlock:
-		case len(bl.marks) > 0 && bl.marks[0].off == 0 && bl.marks[0].kind == refMark && isNumber(bl.marks[0].label) && (inRefs[i] || link != ""):
+		case len(bl.marks) > 0 && bl.marks[0].off == 0 && (bl.marks[0].kind == refMark || bl.marks[0].kind == softRefMark) && isNumber(bl.marks[0].label) && (inRefs[i] || link != ""):
 			// "[2] Author, Title, https://..."
 			addEntry(entries, bl.marks[0].label, entry{url: linkAfter(bl, 1), title: bl.text})
 			isEntry[i] = true
@@ -209,6 +209,17 @@ func resolve(m mark, entries map[string]entry, anchors map[string]string) (cite,
 			return cite{id: m.id, url: e.url}, true
 		}
 		return cite{}, false
+	case softRefMark:
+		e, ok := entries[m.label]
+		switch {
+		case !ok:
+			return cite{}, false
+		case e.url == "":
+			return cite{id: m.id, problem: StatusNoURL}, true
+		}
+		return cite{id: m.id, url: e.url}, true
+	case noURLMark:
+		return cite{id: m.id, problem: StatusNoURL}, true
 	case refMark:
 		e, ok := entries[m.label]
 		switch {
