@@ -102,6 +102,18 @@ func (b *builder) text(s string, line int) {
 	}
 	if body != "" {
 		cur := b.b.String()
+		if strings.HasPrefix(body, ")") && len(b.marks) > 0 && b.marks[len(b.marks)-1].off == len(cur) {
+			// "gains (doi:10.1/x)." reads "gains." once the marker is
+			// out: drop the parentheses left empty.
+			if open := strings.TrimRight(cur, " "); strings.HasSuffix(open, "(") {
+				b.truncate(len(strings.TrimRight(open[:len(open)-1], " ")))
+				body = body[1:]
+				cur = b.b.String()
+				if body == "" {
+					return
+				}
+			}
+		}
 		if r, _ := utf8.DecodeRuneInString(body); strings.ContainsRune(".,;:!?)", r) && strings.HasSuffix(cur, " ") {
 			// "gains [2]." reads "gains." once the marker is out.
 			b.truncate(len(cur) - 1)

@@ -123,6 +123,11 @@ type Config struct {
 	// hold to be on the claim's topic, so that its different figure or
 	// its contradiction counts against the claim. Default 0.5.
 	MinOverlap float64
+	// DOIResolver and ArXivResolver are the URL prefixes DOIs and arXiv
+	// ids are fetched from. Defaults [DOIURL] and [ArXivURL]; a closed
+	// network may run a mirror. Reports name the public URL; the source's
+	// final_url says where the page came from.
+	DOIResolver, ArXivResolver string
 	// MaxSearches bounds the corpus searches for alternative sources.
 	// Default 50.
 	MaxSearches int
@@ -156,6 +161,12 @@ func (c Config) withDefaults() Config {
 	setFloat(&c.ContradictMin, 0.7)
 	setFloat(&c.MinOverlap, 0.5)
 	setInt(&c.MaxSearches, 50)
+	if c.DOIResolver == "" {
+		c.DOIResolver = DOIURL
+	}
+	if c.ArXivResolver == "" {
+		c.ArXivResolver = ArXivURL
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}

@@ -82,8 +82,10 @@ func parseDocument(text, format string) []sentence {
 	for i, bl := range blocks {
 		link := firstLink(bl)
 		for _, id := range bl.anchors {
-			if link != "" {
-				if _, ok := anchors[id]; !ok {
+			// An entry of a reference section without a link is known
+			// too: a citation of it has no URL to check.
+			if link != "" || inRefs[i] {
+				if u, ok := anchors[id]; !ok || u == "" {
 					anchors[id] = link
 				}
 			}
@@ -203,6 +205,9 @@ func resolve(m mark, entries map[string]entry, anchors map[string]string) (cite,
 		return cite{id: m.id, url: m.url}, true
 	case anchorMark:
 		if u, ok := anchors[m.label]; ok {
+			if u == "" {
+				return cite{id: m.id, problem: StatusNoURL}, true
+			}
 			return cite{id: m.id, url: u}, true
 		}
 		if e, ok := entries[m.label]; ok && e.url != "" {

@@ -156,7 +156,7 @@ func (c *Checker) fetchOne(ctx, parent context.Context, rawURL string) (page, er
 		err = ctx.Err()
 	)
 	if err == nil {
-		fp, err = c.fetcher.Fetch(ctx, rawURL)
+		fp, err = c.fetcher.Fetch(ctx, c.fetchTarget(rawURL))
 	}
 	if err != nil {
 		if perr := parent.Err(); perr != nil {
@@ -203,6 +203,18 @@ func (c *Checker) fetchOne(ctx, parent context.Context, rawURL string) (page, er
 		p.terms[i] = terms(ps)
 	}
 	return p, nil
+}
+
+// fetchTarget is where rawURL is fetched from: DOI and arXiv URLs go to
+// the configured resolvers.
+func (c *Checker) fetchTarget(rawURL string) string {
+	if rest, ok := strings.CutPrefix(rawURL, DOIURL); ok {
+		return c.cfg.DOIResolver + rest
+	}
+	if rest, ok := strings.CutPrefix(rawURL, ArXivURL); ok {
+		return c.cfg.ArXivResolver + rest
+	}
+	return rawURL
 }
 
 // fetchStatus maps a fetch error to a status and, for HTTP errors, the
