@@ -27,6 +27,7 @@ const (
 // FetchConfig.ContentTypes is empty: the ones [Extract] reads.
 var DefaultContentTypes = []string{
 	"text/html", "application/xhtml+xml", "text/plain", "text/markdown", "text/x-markdown",
+	"application/pdf",
 }
 
 // FetchConfig configures a [Fetcher]. The zero value is a safe default.
