@@ -25,6 +25,7 @@ import (
 type corpusStore interface {
 	corpus.Store
 	corpus.KeyStore
+	corpus.JobCounter
 	Close() error
 }
 

@@ -79,6 +79,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	a.metrics.WatchJobs(a.corpus)
 	access, err := a.accessPolicy(ctx)
 	if err != nil {
 		return err
