@@ -19,6 +19,7 @@ import (
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -339,7 +340,19 @@ func (s *Server) stats(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, st)
+	if s.deps.Storage == nil {
+		c.JSON(http.StatusOK, st)
+		return
+	}
+	use, err := retention.StorageOf(c.Request.Context(), s.deps.Storage, s.cfg.UploadDir)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, struct {
+		corpus.Stats
+		Storage retention.Storage `json:"storage"`
+	}{st, use})
 }
 
 // intQuery reads an integer query parameter within [min, max].

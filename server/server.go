@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -72,6 +73,9 @@ type Deps struct {
 	Jury JuryRunner
 	// Citations serves POST /v1/citations; nil leaves the route out.
 	Citations CitationChecker
+	// Storage, when set, adds what the store and the upload directory
+	// hold to GET /v1/stats.
+	Storage retention.UsageStore
 }
 
 // Server is the HTTP API.

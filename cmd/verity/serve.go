@@ -29,7 +29,8 @@ func newServeCmd() *cobra.Command {
 		Long: `serve runs the API on --addr (default 127.0.0.1:8080). On first start, when
 the corpus is empty, it ingests the demo corpus that ships with the binary
 (turn off with --demo=false). Ingest jobs submitted to POST /v1/ingest run
-in-process and resume after a restart.`,
+in-process and resume after a restart. A retention pass (see verity gc and
+retention.*) runs at start and every retention.interval.`,
 		Args: cobra.NoArgs,
 		RunE: runServe,
 	}
@@ -67,7 +68,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	srv := server.New(server.Config{
 		MaxBodyBytes:   cfg.Server.MaxBodyBytes,
 		RequestTimeout: cfg.Server.RequestTimeout,
-		UploadDir:      filepath.Join(cfg.Data, "uploads"),
+		UploadDir:      uploadDir(cfg),
 	}, server.Deps{
 		Verifier:  a.verify,
 		Jobs:      runner,
@@ -77,6 +78,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		Jury:      a.jury,
 		Citations: a.citations,
 		Probes:    a.probes,
+		Storage:   a.corpus,
 	}, log)
 
 	ln, err := net.Listen("tcp", cfg.Server.Addr)
@@ -99,6 +101,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	// (fact-check streams) are canceled rather than waited for.
 	hs.BaseContext = func(net.Listener) context.Context { return gctx }
 	g.Go(func() error { return runner.Run(gctx) })
+	g.Go(func() error { a.collector().Every(gctx, cfg.Retention.Interval); return nil })
 	g.Go(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("serve: %w", err)
