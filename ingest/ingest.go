@@ -317,6 +317,14 @@ func (in *Ingester) ingest(ctx context.Context, it Item) (passages int, skipped 
 	if err != nil {
 		return 0, false, err
 	}
+	// Sentences that address a checker stay in the passage for the record,
+	// marked so that verify neither judges nor cites them.
+	for i, c := range chunks {
+		var n int
+		if chunks[i], n = MarkInstructions(c); n > 0 {
+			in.logger.Info("instruction-like sentences marked", "source", it.Location, "passage", i, "sentences", n)
+		}
+	}
 	ps := make([]evidence.Passage, len(chunks))
 	for i, c := range chunks {
 		ps[i] = evidence.Passage{
