@@ -29,6 +29,9 @@ citations and the features behind the score. --json prints the same object
 as POST /v1/verify. Invalid input exits with status 2.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := evidence.CheckText("claim", args[0]); err != nil {
+				return err
+			}
 			req.Claim = args[0]
 			return withApp(cmd, func(a *app) error {
 				res, err := a.verify.Verify(cmd.Context(), req)
