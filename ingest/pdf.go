@@ -116,9 +116,6 @@ func extractPDF(body []byte) (doc Document, err error) {
 	}
 	r, err := pdf.NewReader(g, int64(len(body)))
 	if err != nil {
-		if errors.Is(err, pdf.ErrInvalidPassword) {
-			return Document{}, errors.New("read PDF: the file is encrypted with a password")
-		}
 		var a errPDFAbort
 		if errors.As(err, &a) {
 			return Document{}, fmt.Errorf("read PDF: %w", a.err)
