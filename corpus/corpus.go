@@ -50,6 +50,9 @@ type Store interface {
 	// ListJobs returns the newest jobs first, at most limit of them
 	// (default 50, at most 1000).
 	ListJobs(ctx context.Context, limit int) ([]Job, error)
+	// LiveJobs returns every queued or running job, oldest first, however
+	// many there are: a runner resumes them all after a restart.
+	LiveJobs(ctx context.Context) ([]Job, error)
 
 	// PutStage stores one deliberation stage as it completes; a stage with
 	// an existing ID is replaced.
@@ -57,6 +60,12 @@ type Store interface {
 	// Stages returns the stages of a message ordered by StageOrder, then
 	// CreatedAt; none is not an error.
 	Stages(ctx context.Context, messageID string) ([]Stage, error)
+
+	// Prune deletes old deliberation stages and final job records as opts
+	// says; sources and passages are never pruned.
+	Prune(ctx context.Context, opts PruneOptions) (Pruned, error)
+	// Usage counts and sizes what the store holds.
+	Usage(ctx context.Context) (Usage, error)
 }
 
 // Limits on what a store accepts and returns.

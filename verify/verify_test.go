@@ -187,7 +187,7 @@ func TestAssessNumbersFeedNumOK(t *testing.T) {
 		return evidence.NumCheck{Applicable: true, OK: !strings.Contains(p, "30")}
 	}
 	s := New(&fakeRetriever{}, keywordJudge{}, scoring.New(scoring.DefaultConfig(), nil), num, Limits{})
-	res, err := s.Assess(context.Background(), "worth $50B", []evidence.Judged{passage("a", "a.com", "yes, $30B")})
+	res, err := s.Assess(context.Background(), "The company is worth $50B.", []evidence.Judged{passage("a", "a.com", "yes, the company is worth $30B")})
 	if err != nil {
 		t.Fatal(err)
 	}

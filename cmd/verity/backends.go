@@ -24,6 +24,7 @@ import (
 // corpusStore is the corpus as the app holds it.
 type corpusStore interface {
 	corpus.Store
+	corpus.KeyStore
 	Close() error
 }
 
