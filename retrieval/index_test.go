@@ -205,3 +205,17 @@ func TestNormalize(t *testing.T) {
 		t.Error("decodeVector accepted 3 bytes")
 	}
 }
+
+func TestDot8(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 100, 384} {
+		a, b := make([]int8, n), make([]int8, n)
+		var want int32
+		for i := range a {
+			a[i], b[i] = int8(i*37-128), int8(127-i*11)
+			want += int32(a[i]) * int32(b[i])
+		}
+		if got := dot8(a, b); got != want {
+			t.Errorf("dot8 of %d components = %d, want %d", n, got, want)
+		}
+	}
+}
