@@ -255,4 +255,3 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
