@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
@@ -126,7 +127,8 @@ type parsed struct {
 }
 
 // Validate checks a request and returns an *evidence.InputError naming the
-// first bad field.
+// first bad field, or a *claim.NotCheckable when the claim is a question,
+// an instruction, an opinion or text with no verb (see [claim.Screen]).
 func (s *Service) Validate(req Request) error {
 	_, err := s.parse(req)
 	return err
@@ -168,8 +170,16 @@ func (s *Service) parse(req Request) (parsed, error) {
 		}
 		since = t
 	}
+	// Last: a request with a bad field is a 400 whatever its claim says.
+	if err := checkable(claim); err != nil {
+		return parsed{}, err
+	}
 	return parsed{claim: claim, opts: retrieval.Options{K: req.K, TopN: req.TopN, Domains: domains, Since: since}}, nil
 }
+
+// checkable screens a claim: a question, an instruction, an opinion or a
+// fragment gets no verdict.
+func checkable(text string) error { return claim.Screen(text) }
 
 // ParseDate accepts "2006-01-02" or RFC 3339.
 func ParseDate(s string) (time.Time, error) {

@@ -84,7 +84,8 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
-		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations})
+		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
+			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
 
 	f := cfg.Fetch
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{

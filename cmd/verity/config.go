@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/verify"
 )
 
 // Config is verity's whole configuration. Defaults are the seed's and are
@@ -71,6 +72,10 @@ type Config struct {
 	Verify struct {
 		MaxClaimChars int `koanf:"max_claim_chars"`
 		Citations     int `koanf:"citations"`
+		// MinAbout, Credible and NearCopy tune the gates; see verify.Limits.
+		MinAbout float64 `koanf:"min_about"`
+		Credible float64 `koanf:"credible"`
+		NearCopy float64 `koanf:"near_copy"`
 	} `koanf:"verify"`
 	Scoring scoring.Config `koanf:"scoring"`
 	Fetch   struct {
@@ -198,6 +203,7 @@ func defaultConfig() Config {
 	c.Retrieval.RecencyHalfLifeDays = 730
 	c.Retrieval.MaxPerDomain = 2
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
+	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
 	c.Scoring = scoring.DefaultConfig()
 	c.Fetch.MaxBytes = 10 << 20
 	c.Fetch.Timeout = 20 * time.Second
@@ -331,6 +337,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("retrieval.top_n must be between 1 and retrieval.k, got %d", c.Retrieval.TopN)
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
+	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
+		return fmt.Errorf("verify.min_about and verify.near_copy must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
 	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:

@@ -153,10 +153,10 @@ func TestServeFirstStart(t *testing.T) {
 
 func TestVerifyCLI(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	if _, stderr, code := verity(t, "verify", "--data", data, "--json", "Anything at all."); code != 0 {
+	if _, stderr, code := verity(t, "verify", "--data", data, "--json", "The sky is blue at noon."); code != 0 {
 		t.Fatalf("verify on an empty corpus exited %d: %s", code, stderr)
 	}
-	out, _, _ := verity(t, "verify", "--data", data, "--json", "Anything at all.")
+	out, _, _ := verity(t, "verify", "--data", data, "--json", "The sky is blue at noon.")
 	var res struct{ Verdict string }
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Verdict != "Not enough evidence" {
 		t.Errorf("empty corpus verdict = %q (%v)", res.Verdict, err)
@@ -168,6 +168,10 @@ func TestVerifyCLI(t *testing.T) {
 	_, stderr, code = verity(t, "verify", "--data", data, "  ")
 	if code != 2 || !strings.Contains(stderr, "claim") {
 		t.Errorf("blank claim: exit %d, stderr %q; want 2 naming claim", code, stderr)
+	}
+	_, stderr, code = verity(t, "verify", "--data", data, "When did the Golden Gate Bridge open?")
+	if code != 2 || !strings.Contains(stderr, "not a checkable claim (question)") {
+		t.Errorf("question: exit %d, stderr %q; want 2 naming the reason", code, stderr)
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 	goyaml "gopkg.in/yaml.v3"
 
-	"github.com/verity-fc/verity/server"
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/server"
 )
 
 // configKey is the flag annotation that names the configuration key a flag
