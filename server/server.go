@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -115,6 +116,9 @@ type Deps struct {
 	Keys Keys
 	// Metrics, when set, records the requests and serves GET /metrics.
 	Metrics *Metrics
+	// Storage, when set, adds what the store and the upload directory
+	// hold to GET /v1/stats.
+	Storage retention.UsageStore
 }
 
 // Server is the HTTP API.
@@ -145,7 +149,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	// http.Server's ReadTimeout (see HTTPServer), which net/http lifts
 	// once the body is read, so long streams are not cut.
 	s.engine.Use(requestID(), s.countRequests(), s.recoverer(), s.accessLog(),
-		s.checkHost(), s.checkOrigin(), s.authenticate(), s.rateLimit(), s.checkContentType(),
+		s.checkHost(), s.checkOrigin(), s.authenticate(), s.rateLimit(), s.checkContentType(), s.checkRequestText(),
 		s.limitHeavy())
 	s.engine.NoRoute(func(c *gin.Context) {
 		writeProblem(c, Problem{Type: "about:blank", Title: "Not found", Status: http.StatusNotFound, Detail: "no route " + c.Request.Method + " " + c.Request.URL.Path})

@@ -84,12 +84,14 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
-		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations})
+		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
+			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
 
 	f := cfg.Fetch
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
 		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,
+		MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
 	}, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/verify"
 )
 
 // Config is verity's whole configuration. Defaults are the seed's and are
@@ -71,6 +72,10 @@ type Config struct {
 	Verify struct {
 		MaxClaimChars int `koanf:"max_claim_chars"`
 		Citations     int `koanf:"citations"`
+		// MinAbout, Credible and NearCopy tune the gates; see verify.Limits.
+		MinAbout float64 `koanf:"min_about"`
+		Credible float64 `koanf:"credible"`
+		NearCopy float64 `koanf:"near_copy"`
 	} `koanf:"verify"`
 	Scoring scoring.Config `koanf:"scoring"`
 	Fetch   struct {
@@ -79,6 +84,11 @@ type Config struct {
 		Timeout       time.Duration `koanf:"timeout"`
 		UserAgent     string        `koanf:"user_agent"`
 		RespectRobots bool          `koanf:"respect_robots"`
+		// MaxConcurrent and MaxBytesInFlight are the fetch budget that
+		// ingest and the citation checker share: fetches under way at
+		// once, and the body bytes they hold at once.
+		MaxConcurrent    int   `koanf:"max_concurrent"`
+		MaxBytesInFlight int64 `koanf:"max_bytes_in_flight"`
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
@@ -158,6 +168,21 @@ type Config struct {
 		// jobs; by default only `verity worker` processes do.
 		InServe bool `koanf:"in_serve"`
 	} `koanf:"jobs"`
+	// Retention bounds what verity keeps that nobody asked to keep; sources
+	// and passages are never pruned.
+	Retention struct {
+		// Days is how long fact-check stages and finished job records are
+		// kept; 0 keeps them.
+		Days int `koanf:"days"`
+		// UploadDays is how long uploaded files are kept once their job has
+		// ended; 0 deletes them when it ends.
+		UploadDays int `koanf:"upload_days"`
+		// MaxJobs bounds the finished job records kept; 0 keeps them all.
+		MaxJobs int `koanf:"max_jobs"`
+		// Interval is how often `verity serve` collects; 0 only at start
+		// and with `verity gc`.
+		Interval time.Duration `koanf:"interval"`
+	} `koanf:"retention"`
 }
 
 func defaultConfig() Config {
@@ -178,11 +203,14 @@ func defaultConfig() Config {
 	c.Retrieval.RecencyHalfLifeDays = 730
 	c.Retrieval.MaxPerDomain = 2
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
+	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
 	c.Scoring = scoring.DefaultConfig()
 	c.Fetch.MaxBytes = 10 << 20
 	c.Fetch.Timeout = 20 * time.Second
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
 	c.Fetch.RespectRobots = true
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = 16, 64<<20
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
 	c.Ingest.Workers = 4
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
@@ -309,8 +337,16 @@ func (c Config) validate() error {
 		return fmt.Errorf("retrieval.top_n must be between 1 and retrieval.k, got %d", c.Retrieval.TopN)
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
+	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
+		return fmt.Errorf("verify.min_about and verify.near_copy must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
+	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
+		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
+	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
+		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
+	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
+		return fmt.Errorf("retention.days, retention.upload_days, retention.max_jobs and retention.interval must not be negative")
 	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
 		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
 	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:

@@ -44,7 +44,8 @@ Limits (see 'verity config'): server.rate_limit and server.rate_burst per key
 (or client address), server.max_heavy concurrent fact-checks, citation checks
 and ingests each, server.read_timeout for a request's headers and body,
 server.idle_timeout, server.max_connections. GET /metrics serves Prometheus
-metrics.`,
+metrics. A retention pass (see verity gc and retention.*) runs at start and
+every retention.interval.`,
 		Args: cobra.NoArgs,
 		RunE: runServe,
 	}
@@ -88,7 +89,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	srv := server.New(server.Config{
 		MaxBodyBytes:   sc.MaxBodyBytes,
 		RequestTimeout: sc.RequestTimeout,
-		UploadDir:      filepath.Join(cfg.Data, "uploads"),
+		UploadDir:      uploadDir(cfg),
 		AllowedOrigins: sc.AllowedOrigins,
 		AllowedHosts:   access.hosts,
 		RateLimit:      sc.RateLimit,
@@ -108,6 +109,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		Probes:    a.probes,
 		Keys:      access.keys,
 		Metrics:   a.metrics,
+		Storage:   a.corpus,
 	}, log)
 
 	ln, err := net.Listen("tcp", cfg.Server.Addr)
@@ -140,6 +142,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	// (fact-check streams) are canceled rather than waited for.
 	hs.BaseContext = func(net.Listener) context.Context { return gctx }
 	g.Go(func() error { return runner.Run(gctx) })
+	g.Go(func() error { a.collector().Every(gctx, cfg.Retention.Interval); return nil })
 	g.Go(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("serve: %w", err)
