@@ -85,6 +85,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations})
 
 	f := cfg.Fetch
+	ingest.SetExtractionBudget(f.MaxExtractBytes)
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
 		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots,
