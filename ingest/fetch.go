@@ -27,6 +27,7 @@ const (
 // FetchConfig.ContentTypes is empty: the ones [Extract] reads.
 var DefaultContentTypes = []string{
 	"text/html", "application/xhtml+xml", "text/plain", "text/markdown", "text/x-markdown",
+	"application/pdf",
 }
 
 // FetchConfig configures a [Fetcher]. The zero value is a safe default.
@@ -65,6 +66,9 @@ type FetchConfig struct {
 	MaxBytesInFlight int64
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Observe, when set, is told the [FetchStatus] of every Fetch (for
+	// metrics).
+	Observe func(status string)
 }
 
 func (c FetchConfig) withDefaults() FetchConfig {
@@ -238,6 +242,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, fmt.Errorf("fetch: invalid URL %q: %w", rawURL, err)
 	}
 	page, err := f.fetch(ctx, u)
+	if f.cfg.Observe != nil {
+		f.cfg.Observe(FetchStatus(page, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", u.Redacted(), err)
 	}

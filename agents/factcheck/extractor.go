@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/sentences"
 )
@@ -230,14 +232,26 @@ type extractStats struct {
 }
 
 // builtinExtract is the "verity/extractor" role: one claim per
-// check-worthy sentence. The context is the sentence, with the one before
-// it when it opens with a pronoun that needs it.
+// check-worthy sentence that passes [claim.Screen], its subject resolved
+// from the sentences before when it leans on them
+// ([claim.Decontextualise]; Original then keeps the sentence as written).
+// The context is the sentence, with the one before it when it opens with a
+// pronoun that needs it.
 func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractStats) {
 	sents := splitSentences(content)
 	c := classifier{year: now.Year()}
 	st := extractStats{sentences: len(sents)}
 	var claims []ExtractedClaim
 	for i, s := range sents {
+		// The screen verify applies comes first: a question, an
+		// instruction, an opinion or a fragment is no claim.
+		var nc *claim.NotCheckable
+		if errors.As(claim.Screen(s), &nc) {
+			if nc.Reason != claim.NoVerb {
+				st.nonFactual++
+			}
+			continue
+		}
 		cl := c.classify(s)
 		switch cl.skip {
 		case keep:
@@ -252,8 +266,13 @@ func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractSta
 		if i > 0 && pronounStartRe.MatchString(s) {
 			ctx = sents[i-1] + " " + s
 		}
-		claim := strings.TrimSuffix(s, ".")
-		claims = appendClaim(claims, claim, ctx, cl.typ)
+		// The claim must stand on its own: a subject that leans on the
+		// sentences before is resolved from them.
+		text := claim.Decontextualise(sents[max(0, i-3):i], s)
+		claims = appendClaim(claims, strings.TrimSuffix(text, "."), ctx, cl.typ)
+		if text != s {
+			claims[len(claims)-1].Original = s
+		}
 	}
 	return claims, st
 }

@@ -90,7 +90,7 @@ func TestBuiltinExtract(t *testing.T) {
 	claims, st := builtinExtract(content, testNow)
 	want := []ExtractedClaim{
 		{ID: "claim_1", Claim: "The Paris Agreement was signed in 2015 by 196 countries", Context: "The Paris Agreement was signed in 2015 by 196 countries.", Type: "STATISTIC"},
-		{ID: "claim_2", Claim: "It entered into force in 2016", Context: "The Paris Agreement was signed in 2015 by 196 countries. It entered into force in 2016.", Type: "DATE"},
+		{ID: "claim_2", Claim: "The Paris Agreement entered into force in 2016", Original: "It entered into force in 2016.", Context: "The Paris Agreement was signed in 2015 by 196 countries. It entered into force in 2016.", Type: "DATE"},
 		{ID: "claim_3", Claim: "The Paris Agreement was signed in 2015 by 196 countries", Context: "The Paris Agreement was signed in 2015 by 196 countries.", Type: "STATISTIC"},
 	}
 	if diff := cmp.Diff(want, claims); diff != "" {
@@ -109,5 +109,28 @@ func BenchmarkBuiltinExtract(b *testing.B) {
 	b.SetBytes(int64(len(content)))
 	for b.Loop() {
 		builtinExtract(content, testNow)
+	}
+}
+
+// TestBuiltinExtractScreensAndResolves: the extractor applies the screen
+// verify applies (questions without a question mark, instructions,
+// opinions) and resolves a subject that leans on the sentences before.
+func TestBuiltinExtractScreensAndResolves(t *testing.T) {
+	text := "The Golden Gate Bridge spans the Golden Gate strait. When did the Golden Gate Bridge open. " +
+		"Check the history of the Golden Gate Bridge. I think trams are lovely. It opened in 1937."
+	claims, st := builtinExtract(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	var got []string
+	for _, c := range claims {
+		got = append(got, c.Claim+" | "+c.Original)
+	}
+	want := []string{
+		"The Golden Gate Bridge spans the Golden Gate strait | ",
+		"The Golden Gate Bridge opened in 1937 | It opened in 1937.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("claims (-want +got):\n%s", diff)
+	}
+	if st.nonFactual != 3 {
+		t.Errorf("non-factual sentences %d, want 3 (question, instruction, opinion)", st.nonFactual)
 	}
 }

@@ -25,6 +25,8 @@ import (
 // corpusStore is the corpus as the app holds it.
 type corpusStore interface {
 	corpus.Store
+	corpus.KeyStore
+	corpus.JobCounter
 	Close() error
 }
 

@@ -11,6 +11,7 @@ import (
 	goyaml "gopkg.in/yaml.v3"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/server"
 )
 
 // configKey is the flag annotation that names the configuration key a flag
@@ -126,11 +127,13 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", level)
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	// server.LogHandler adds the request_id of the request a line is
+	// logged for.
 	switch strings.ToLower(format) {
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		return slog.New(server.LogHandler(slog.NewJSONHandler(w, opts))), nil
 	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return slog.New(server.LogHandler(slog.NewTextHandler(w, opts))), nil
 	}
 	return nil, fmt.Errorf("log.format: %q is not text or json", format)
 }
