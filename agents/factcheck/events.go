@@ -50,7 +50,10 @@ type GenerateCompletePayload struct {
 type ClaimBrief struct {
 	ID    string `json:"id"`
 	Claim string `json:"claim"`
-	Type  string `json:"type"`
+	// Original is the sentence as written when Claim resolves its subject
+	// from the sentences before; empty otherwise.
+	Original string `json:"original,omitempty"`
+	Type     string `json:"type"`
 }
 
 // ExtractCompletePayload is extract_complete.
