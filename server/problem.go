@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,6 +92,8 @@ func problemFor(err error) Problem {
 		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
 	case errors.As(err, &se):
 		return Problem{Type: "https://verity.dev/problems/model-output", Title: "Invalid model output", Status: http.StatusBadGateway, Detail: fmt.Sprintf("model %s did not produce valid output after %d attempts", se.Model, se.Attempts)}
+	case errors.Is(err, errBodyTimeout):
+		return Problem{Type: "https://verity.dev/problems/body-timeout", Title: "Request timeout", Status: http.StatusRequestTimeout, Detail: "the request body did not arrive within the server's read timeout"}
 	case errors.Is(err, jobs.ErrBusy):
 		return Problem{Type: "https://verity.dev/problems/busy", Title: "Busy", Status: http.StatusServiceUnavailable, Detail: "the ingest queue is full; try again later"}
 	case errors.As(err, &ue):
@@ -136,12 +139,21 @@ func writeProblem(c *gin.Context, p Problem) {
 	c.AbortWithStatusJSON(p.Status, p)
 }
 
+// errBodyTimeout reports a request body that was sent too slowly.
+var errBodyTimeout = errors.New("request body timed out")
+
 // bindJSON decodes a JSON request body into v strictly: unknown fields,
 // wrong types, trailing data, an empty body and a body over limit bytes are
 // *evidence.InputError naming the field.
 func bindJSON(c *gin.Context, limit int64, v any) error {
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	dec := json.NewDecoder(body)
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	if err != nil {
+		return jsonInputError(err, limit)
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonInputError(err, limit)
@@ -163,6 +175,8 @@ func jsonInputError(err error, limit int64) error {
 		te  *json.UnmarshalTypeError
 	)
 	switch {
+	case isTimeout(err):
+		return errBodyTimeout
 	case errors.As(err, &mbe):
 		return evidence.Invalid("body", "is larger than the limit of %d bytes", limit)
 	case errors.Is(err, io.EOF):

@@ -280,5 +280,5 @@ func ginToOpenAPI(p string) string {
 func allDeps() Deps {
 	return Deps{Verifier: realVerifier(), Jobs: (*jobs.Local)(nil), Sources: (*corpus.SQLite)(nil), FactCheck: (*factcheck.Pipeline)(nil),
 		Entail: (*entail.Pipeline)(nil), Jury: (*jury.Jury)(nil),
-		Citations: (*citations.Checker)(nil)}
+		Citations: (*citations.Checker)(nil), Metrics: NewMetrics()}
 }

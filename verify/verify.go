@@ -7,6 +7,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/verity-fc/verity/ingest"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -215,8 +216,7 @@ func (s *Service) Verify(ctx context.Context, req Request) (evidence.Result, err
 // passages they already hold. Passages keep their Relevance and Recency.
 func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.Judged) (evidence.Result, error) {
 	start := s.now()
-	judged := make([]evidence.Judged, len(passages))
-	copy(judged, passages)
+	judged := judgeable(passages)
 	if len(judged) > 0 {
 		texts := make([]string, len(judged))
 		for i, p := range judged {
@@ -255,3 +255,20 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// judgeable returns copies of passages without the sentences ingest marked
+// as addressing a checker ("ignore previous instructions ...") and without
+// such sentences in passages stored before marking: they are neither
+// judged nor cited. A passage with nothing else is left out.
+func judgeable(passages []evidence.Judged) []evidence.Judged {
+	out := make([]evidence.Judged, 0, len(passages))
+	for _, p := range passages {
+		text, _ := ingest.JudgedText(p.Text)
+		if text == "" {
+			continue
+		}
+		p.Text = text
+		out = append(out, p)
+	}
+	return out
+}

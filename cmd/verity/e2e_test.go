@@ -450,3 +450,28 @@ func TestEvalCorpusCLI(t *testing.T) {
 		t.Errorf("n = %s, want 2", rep["n"])
 	}
 }
+
+// TestIngestPDF ingests a directory holding a text PDF and a scanned one
+// with the built binary: the text PDF's passages are found by verify with
+// its title, and the scan fails with its reason.
+func TestIngestPDF(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"report.pdf", "scanned.pdf"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ingest", "testdata", "pdf", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := t.TempDir()
+	out, stderr, code := verity(t, "ingest", "--data", data, dir)
+	if code != 1 || !strings.Contains(out, "ingested 1 sources") || !strings.Contains(out+stderr, "PDF has no text layer") {
+		t.Fatalf("ingest exited %d:\n%s\n%s\nwant exit 1, one source ingested and the scan's reason", code, out, stderr)
+	}
+	out, stderr, code = verity(t, "verify", "--data", data, "--json", "Member states reported 58,000 cases of measles in 2023.")
+	if code != 0 || !strings.Contains(out, "Measles surveillance in Europe, annual report 2023") || !strings.Contains(out, "58,000") {
+		t.Errorf("verify exited %d: %s %s; want the PDF's passage with its title", code, out, stderr)
+	}
+}

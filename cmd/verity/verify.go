@@ -40,6 +40,9 @@ claim: a question, an instruction, a pure opinion or text with no verb (the
 API answers those with 422 and the reason).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := evidence.CheckText("claim", args[0]); err != nil {
+				return err
+			}
 			req.Claim = args[0]
 			return withApp(cmd, func(a *app) error {
 				res, err := a.verify.Verify(cmd.Context(), req)
