@@ -507,7 +507,7 @@ func (r *run) verify(ctx context.Context, content string, claims []ExtractedClai
 	r.res.Verification.Consensus = calculateConsensus(claims, all)
 	briefs := make([]ConsensusBrief, len(r.res.Verification.Consensus))
 	for i, c := range r.res.Verification.Consensus {
-		briefs[i] = ConsensusBrief{ClaimID: c.ClaimID, Claim: c.Claim, ConsensusVerdict: c.ConsensusVerdict, AgreementRate: c.AgreementRate, Correction: c.Correction}
+		briefs[i] = ConsensusBrief{ClaimID: c.ClaimID, Claim: c.Claim, Original: c.Original, ConsensusVerdict: c.ConsensusVerdict, AgreementRate: c.AgreementRate, Correction: c.Correction}
 	}
 	r.emit(Event{EventAllCheckers, AllCheckersPayload{Consensus: briefs, FailedCheckers: failed}})
 	return nil

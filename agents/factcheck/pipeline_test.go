@@ -754,6 +754,10 @@ func TestExtractEventCarriesResolvedClaim(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("extract_complete claims (-want +got):\n%s", diff)
 	}
+	all := find[AllCheckersPayload](t, e.rec, EventAllCheckers)
+	if len(all.Consensus) != 2 || all.Consensus[1].Original != "It opened in 1937." {
+		t.Errorf("all_checkers_complete consensus %+v, want the original beside the resolved claim", all.Consensus)
+	}
 	if c := res.Verification.Consensus[1]; c.Original != "It opened in 1937." || c.ConsensusVerdict != Verified {
 		t.Errorf("consensus %+v, want the resolved claim verified beside its original", c)
 	}
