@@ -232,11 +232,9 @@ type extractStats struct {
 }
 
 // builtinExtract is the "verity/extractor" role: one claim per
-// check-worthy sentence that passes [claim.Screen], its subject resolved
-// from the sentences before when it leans on them
-// ([claim.Decontextualise]; Original then keeps the sentence as written).
-// The context is the sentence, with the one before it when it opens with a
-// pronoun that needs it.
+// check-worthy sentence that passes [claim.Screen]. The context is the
+// sentence, with the one before it when it opens with a pronoun that needs
+// it. The pipeline then resolves leaning subjects ([resolveClaims]).
 func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractStats) {
 	sents := splitSentences(content)
 	c := classifier{year: now.Year()}
@@ -266,15 +264,31 @@ func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractSta
 		if i > 0 && pronounStartRe.MatchString(s) {
 			ctx = sents[i-1] + " " + s
 		}
-		// The claim must stand on its own: a subject that leans on the
-		// sentences before is resolved from them.
-		text := claim.Decontextualise(sents[max(0, i-3):i], s)
-		claims = appendClaim(claims, strings.TrimSuffix(text, "."), ctx, cl.typ)
-		if text != s {
-			claims[len(claims)-1].Original = s
-		}
+		claims = appendClaim(claims, strings.TrimSuffix(s, "."), ctx, cl.typ)
 	}
 	return claims, st
+}
+
+// resolveClaims makes every claim that is a sentence of content stand on
+// its own: a subject that leans on the sentences before ("It opened in
+// 1937.") is resolved from them ([claim.Decontextualise]), and Original
+// keeps the sentence as written. It runs on every extractor's claims, a
+// model's included, after parsing.
+func resolveClaims(content string, claims []ExtractedClaim) []ExtractedClaim {
+	sents := splitSentences(content)
+	for k, c := range claims {
+		for i, s := range sents {
+			if strings.TrimSuffix(s, ".") != strings.TrimSuffix(c.Claim, ".") {
+				continue
+			}
+			if r := claim.Decontextualise(sents[max(0, i-3):i], s); r != s {
+				claims[k].Original = s
+				claims[k].Claim = clip(strings.TrimSuffix(r, "."))
+			}
+			break
+		}
+	}
+	return claims
 }
 
 // formatClaims writes claims in the extraction prompt's text format, so

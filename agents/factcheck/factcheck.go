@@ -127,8 +127,11 @@ type Summary struct {
 
 // ClaimConsensus is the checkers' majority verdict on one claim.
 type ClaimConsensus struct {
-	ClaimID          string              `json:"claimId"`
-	Claim            string              `json:"claim"`
+	ClaimID string `json:"claimId"`
+	Claim   string `json:"claim"`
+	// Original is the sentence as written when Claim resolves its subject
+	// (see ExtractedClaim.Original).
+	Original         string              `json:"original,omitempty"`
 	Context          string              `json:"context"`
 	Type             string              `json:"type"`
 	Verdicts         []ClaimVerification `json:"verdicts"`

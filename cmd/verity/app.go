@@ -88,6 +88,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
 
 	f := cfg.Fetch
+	ingest.SetExtractionBudget(f.MaxExtractBytes)
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
 		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,

@@ -89,6 +89,9 @@ type Config struct {
 		// once, and the body bytes they hold at once.
 		MaxConcurrent    int   `koanf:"max_concurrent"`
 		MaxBytesInFlight int64 `koanf:"max_bytes_in_flight"`
+		// MaxExtractBytes bounds the input bytes parsed (HTML, Markdown,
+		// text extraction) at once in the process.
+		MaxExtractBytes int64 `koanf:"max_extract_bytes"`
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
@@ -209,7 +212,7 @@ func defaultConfig() Config {
 	c.Fetch.Timeout = 20 * time.Second
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
 	c.Fetch.RespectRobots = true
-	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = 16, 64<<20
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight, c.Fetch.MaxExtractBytes = 16, 64<<20, 32<<20
 	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
 	c.Ingest.Workers = 4
 	c.Qdrant.Collection = "verity_passages"
@@ -343,6 +346,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
 	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
 		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
+	case c.Fetch.MaxExtractBytes < 1:
+		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
 	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
 		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
 	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
