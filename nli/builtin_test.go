@@ -32,7 +32,13 @@ func judgeOne(t *testing.T, b *Builtin, claim, passage string) evidence.Judgment
 }
 
 func top(j evidence.Judgment) Label {
-	return argmax([numLabels]float64{j.Entail, j.Contradict, j.Neutral})
+	switch {
+	case j.Entail >= j.Contradict && j.Entail >= j.Neutral:
+		return Entail
+	case j.Contradict >= j.Neutral:
+		return Contradict
+	}
+	return Neutral
 }
 
 // TestShippedBehaviour pins what the seeds call out on hand-written pairs

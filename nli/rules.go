@@ -101,7 +101,7 @@ func otherSubject(c, p *text) bool {
 		}
 	}
 	for _, tk := range p.toks {
-		if pronouns[tk.lower] {
+		if pronouns[tk.Lower] {
 			return false
 		}
 	}
@@ -121,7 +121,7 @@ var pronouns = set("he", "she", "it", "they", "him", "her", "them", "his", "hers
 // sentence that is not a stopword.
 func namesSomething(t *text) bool {
 	for _, tk := range t.toks {
-		if tk.cap && !stopwords[tk.lower] {
+		if tk.Cap && !stopwords[tk.Lower] {
 			return true
 		}
 	}
@@ -130,7 +130,7 @@ func namesSomething(t *text) bool {
 
 func hasStrictHedge(t *text, from, to int) bool {
 	for _, tk := range t.toks[from:to] {
-		if strictHedges[tk.lower] {
+		if strictHedges[tk.Lower] {
 			return true
 		}
 	}
@@ -145,11 +145,11 @@ func passageHedgesClaim(c, p *text) bool {
 		claim[s] = true
 	}
 	for i, tk := range p.toks {
-		if !strictHedges[tk.lower] {
+		if !strictHedges[tk.Lower] {
 			continue
 		}
 		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {
-			if claim[p.toks[k].stem] {
+			if claim[p.toks[k].Stem] {
 				return true
 			}
 		}
