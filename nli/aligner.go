@@ -22,7 +22,9 @@ const alignerFormat = 2
 type Aligner struct {
 	Format int          `json:"format"`
 	Net    *align.Model `json:"net"`
-	// Rules applies the seeds' edge-case rules (rules.go) after the network.
+	// Rules applies all the edge-case rules of the feature model
+	// (applyRules) after the network; without it only the mandatory ones
+	// (applySeedRules).
 	Rules bool `json:"rules"`
 	// OldWeight, when positive, mixes in the previous feature model
 	// (model/builtin.json.gz): its probabilities weigh OldWeight, the
@@ -109,9 +111,9 @@ func (a *Aligner) judge(c, p *text) evidence.Judgment {
 	a.caches.Put(cache)
 	j := evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]}
 	if a.Rules {
-		j = applyRules(c, p, j)
+		return applyRules(c, p, j)
 	}
-	return j
+	return applySeedRules(c, p, j)
 }
 
 func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {

@@ -24,10 +24,13 @@ import (
 //go:embed model/builtin.json.gz
 var shippedModel []byte
 
+//go:embed model/aligner.json.gz
+var shippedAligner []byte
+
 // CacheSize is the number of (claim, passage) judgments a Builtin keeps.
 const CacheSize = 8192
 
-// Builtin is the NLI judge that ships with verity: a [Model] trained by
+// Builtin is the NLI judge that ships with verity: an [Aligner] trained by
 // 'verity train nli' on public data (see the README), pure Go, with an LRU
 // cache of recent judgments keyed by a hash of claim and passage. It is the
 // judge used when no other backend is configured. Safe for concurrent use.
@@ -38,25 +41,50 @@ type Builtin struct {
 
 var _ Judge = (*Builtin)(nil)
 
+// loadShipped decodes the previous feature model, the aligner's ensemble
+// member, once.
 var loadShipped = sync.OnceValues(func() (*Model, error) {
 	return ReadModel(bytes.NewReader(shippedModel))
+})
+
+var loadShippedAligner = sync.OnceValues(func() (*Aligner, error) {
+	return ReadAligner(bytes.NewReader(shippedAligner))
 })
 
 // LoadBuiltin returns the judge with the model embedded in the binary. The
 // model is decoded once per process.
 func LoadBuiltin() (*Builtin, error) {
-	m, err := loadShipped()
+	a, err := loadShippedAligner()
 	if err != nil {
 		return nil, fmt.Errorf("load built-in NLI model: %w", err)
+	}
+	return NewBuiltinJudge(a), nil
+}
+
+// LoadFeatureModel returns a judge over the previous built-in model, the
+// feature model (model/builtin.json.gz) alone: the baseline 'verity train
+// nli' compares with.
+func LoadFeatureModel() (*Builtin, error) {
+	m, err := loadShipped()
+	if err != nil {
+		return nil, fmt.Errorf("load the feature NLI model: %w", err)
 	}
 	return NewBuiltin(m), nil
 }
 
-// Load returns a judge with the model read from r (a file written by
-// [Model.Save]).
+// Load returns a judge with the model read from r: a file written by
+// [Aligner.Save] or by [Model.Save].
 func Load(r io.Reader) (*Builtin, error) {
-	m, err := ReadModel(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxModelBytes))
 	if err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	a, err := ReadAligner(bytes.NewReader(data))
+	if err == nil {
+		return NewBuiltinJudge(a), nil
+	}
+	m, err2 := ReadModel(bytes.NewReader(data))
+	if err2 != nil {
 		return nil, err
 	}
 	return NewBuiltin(m), nil

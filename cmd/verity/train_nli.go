@@ -62,7 +62,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	for name, exs := range calib {
 		calib[name] = exs[:min(len(exs), 300)]
 	}
-	oldJ, err := nli.LoadBuiltin()
+	oldJ, err := nli.LoadFeatureModel()
 	if err != nil {
 		return err
 	}

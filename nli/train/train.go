@@ -23,7 +23,7 @@ type Config struct {
 	Seed int64
 	// D and H are the network's widths; defaults 48 and 64.
 	D, H int
-	// Epochs over the training examples; default 10.
+	// Epochs over the training examples; default 5.
 	Epochs int
 	// LearningRate of Adam; default 0.002, decayed by LRDecay per epoch
 	// (default 0.8).
@@ -51,7 +51,7 @@ func (c Config) withDefaults() Config {
 		c.H = 64
 	}
 	if c.Epochs <= 0 {
-		c.Epochs = 10
+		c.Epochs = 5
 	}
 	if c.LearningRate <= 0 {
 		c.LearningRate = 0.002
