@@ -468,19 +468,7 @@ func (p *Postgres) ListJobs(ctx context.Context, limit int) ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Job
-	err = p.call(ctx, "list jobs", func(ctx context.Context) error {
-		rows, err := p.pool.Query(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Job, error) { return scanPGJob(r) })
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return p.queryJobs(ctx, "list jobs", "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
 }
 
 // PutStage implements Store.

@@ -101,6 +101,37 @@ func (s *SQLite) PutSource(ctx context.Context, src evidence.Source) error {
 	return nil
 }
 
+// PutSources inserts or replaces several sources in one transaction (one
+// fsync): all are stored or none. Ingest uses it to acknowledge many small
+// sources at once.
+func (s *SQLite) PutSources(ctx context.Context, srcs []evidence.Source) error {
+	for _, src := range srcs {
+		if err := validateSource(src); err != nil {
+			return err
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("put sources: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	stmt, err := tx.PrepareContext(ctx, putSourceSQL)
+	if err != nil {
+		return fmt.Errorf("put sources: %w", err)
+	}
+	defer stmt.Close()
+	for _, src := range srcs {
+		if _, err := stmt.ExecContext(ctx, src.ID, src.URL, src.Domain, src.Title, micros(src.PublishedAt), src.Reliability,
+			src.ContentHash, micros(src.IngestedAt), src.Passages); err != nil {
+			return fmt.Errorf("put source %q: %w", src.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("put sources: %w", err)
+	}
+	return nil
+}
+
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSource(r scanner) (evidence.Source, error) {
@@ -324,23 +355,7 @@ func (s *SQLite) ListJobs(ctx context.Context, limit int) ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
-	if err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
-	}
-	defer rows.Close()
-	out := []Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list jobs: %w", err)
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
-	}
-	return out, nil
+	return s.queryJobs(ctx, "list jobs", "SELECT "+jobColumns+" FROM jobs ORDER BY created_at DESC, id DESC LIMIT $1", limit)
 }
 
 const stageColumns = "id, message_id, conversation_id, stage_type, stage_order, model, role, content, parsed_data, response_time_ms, created_at"

@@ -30,6 +30,14 @@ func TestSQLiteConformance(t *testing.T) {
 	corpustest.Run(t, openSQLite)
 }
 
+func TestSQLiteCountJobs(t *testing.T) {
+	corpustest.RunJobCounter(t, func(t *testing.T) corpustest.JobCountingStore { return openSQLite(t).(*corpus.SQLite) })
+}
+
+func TestSQLiteKeys(t *testing.T) {
+	corpustest.RunKeys(t, func(t *testing.T) corpus.KeyStore { return openSQLite(t).(*corpus.SQLite) })
+}
+
 const crashChildEnv = "VERITY_CORPUS_CRASH_CHILD"
 
 // TestSQLiteCrashKeepsAcknowledgedWrites kills a process that is writing
@@ -110,8 +118,8 @@ func TestSQLiteSchema(t *testing.T) {
 		t.Errorf("idx_deliberation_stages_message columns (-want +got):\n%s", diff)
 	}
 	var versions int
-	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&versions); err != nil || versions != 1 {
-		t.Errorf("schema_migrations has %d rows (%v), want 1", versions, err)
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&versions); err != nil || versions != migrationCount(t, "sqlite") {
+		t.Errorf("schema_migrations has %d rows (%v), want one per migration", versions, err)
 	}
 }
 
@@ -135,4 +143,39 @@ func names(t *testing.T, db *sql.DB, query string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// migrationCount is the number of migration files of a backend.
+func migrationCount(t *testing.T, backend string) int {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join("migrations", backend))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+func TestSQLitePutSources(t *testing.T) {
+	ctx := context.Background()
+	s, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srcs := []evidence.Source{{ID: "a", Title: "A", ContentHash: "h1"}, {ID: "b", Title: "B", ContentHash: "h2"}}
+	if err := s.PutSources(ctx, srcs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range srcs {
+		if h, ok, err := s.SourceHash(ctx, want.ID); err != nil || !ok || h != want.ContentHash {
+			t.Errorf("source %s: hash %q, %v, %v", want.ID, h, ok, err)
+		}
+	}
+	// One bad source stores none of the batch.
+	if err := s.PutSources(ctx, []evidence.Source{{ID: "c", ContentHash: "h3"}, {ID: ""}}); err == nil {
+		t.Fatal("a source without an ID was accepted")
+	}
+	if _, ok, _ := s.SourceHash(ctx, "c"); ok {
+		t.Error("part of a rejected batch was stored")
+	}
 }

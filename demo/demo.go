@@ -20,6 +20,17 @@ import _ "embed"
 //go:embed corpus.jsonl
 var corpus string
 
+//go:embed claims.jsonl
+var claims string
+
+// Claims returns the demo-claims benchmark as JSONL: claims against the
+// demo corpus in four groups (stated, paraphrased, changed number, date,
+// name or negation, and not covered), each with the verdict a person would
+// give it under the seed's policy ("expect") and under
+// supported_min_domains: 1 ("expect_min_domains_1"). `verity eval --mode
+// verdicts` runs it. Each call returns a fresh copy.
+func Claims() []byte { return []byte(claims) }
+
 // Corpus returns the demo corpus as JSONL, one source per line. Each call
 // returns a fresh copy that the caller may modify.
 func Corpus() []byte { return []byte(corpus) }
@@ -37,6 +48,8 @@ type Example struct {
 }
 
 // ExampleClaims are claims spanning all four verdicts given the demo corpus.
+// Each is also in the demo-claims benchmark ([Claims]) with the same
+// expected verdict under the seed's policy.
 var ExampleClaims = []Example{
 	// Supported: two or more domains agree and none contradicts.
 	{
@@ -82,22 +95,25 @@ var ExampleClaims = []Example{
 		Sources: []string{"demo-ocean-05", "demo-ocean-06"},
 	},
 
-	// Contested: a stale or low-reliability source supports the claim and
-	// newer or more reliable sources contradict it.
+	// Refuted, superseded: a stale source states a figure that newer,
+	// more reliable sources contradict; the newer credible one leads.
 	{
 		Claim:   "Solar power supplies about 1 percent of the world's electricity.",
-		Expect:  "Contested",
+		Expect:  "Refuted",
 		Sources: []string{"demo-energy-05", "demo-energy-02", "demo-energy-04", "demo-energy-06"},
 	},
+	{
+		Claim:   "About 8 million tonnes of plastic enter the ocean every year.",
+		Expect:  "Refuted",
+		Sources: []string{"demo-ocean-01", "demo-ocean-02", "demo-ocean-03", "demo-ocean-04"},
+	},
+
+	// Contested: a low-reliability source supports a claim that is not
+	// time-dependent and more reliable sources contradict it.
 	{
 		Claim:   "Vitamin D supplements reduce the risk of heart attacks and strokes.",
 		Expect:  "Contested",
 		Sources: []string{"demo-health-05", "demo-health-02", "demo-health-03", "demo-health-04"},
-	},
-	{
-		Claim:   "About 8 million tonnes of plastic enter the ocean every year.",
-		Expect:  "Contested",
-		Sources: []string{"demo-ocean-01", "demo-ocean-02", "demo-ocean-03", "demo-ocean-04"},
 	},
 
 	// Not enough evidence: the corpus says nothing about the claim, even

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -244,4 +245,50 @@ func TestCurlExample(t *testing.T) {
 		}
 	}
 	t.Errorf("CurlExample claim %q is not in ExampleClaims", body.Claim)
+}
+
+func TestClaimsBenchmark(t *testing.T) {
+	byID := map[string]bool{}
+	for _, s := range loadCorpus(t) {
+		byID[s.id] = true
+	}
+	set, err := eval.ReadVerdictSet(bytes.NewReader(Claims()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) < 60 {
+		t.Errorf("%d claims, want at least 60", len(set))
+	}
+	groups := map[string]int{}
+	expect := map[string]string{}
+	for _, ex := range set {
+		groups[ex.Group]++
+		expect[ex.Claim] = ex.Expect
+		for _, id := range ex.Sources {
+			if !byID[id] {
+				t.Errorf("%s: source %q is not in the corpus", ex.ID, id)
+			}
+		}
+		switch {
+		case ex.Group == "not covered" && (len(ex.Sources) > 0 || ex.Expect != string(evidence.NotEnoughEvidence)):
+			t.Errorf("%s: a claim the corpus does not cover expects %s and names %d sources", ex.ID, ex.Expect, len(ex.Sources))
+		case ex.Expect != ex.ExpectMinDomains1 && (ex.Expect != string(evidence.NotEnoughEvidence) || ex.ExpectMinDomains1 != string(evidence.Supported)):
+			// Lowering supported_min_domains can only turn a single-origin
+			// Not enough evidence into Supported.
+			t.Errorf("%s: expects %s under the seed policy but %s with one origin", ex.ID, ex.Expect, ex.ExpectMinDomains1)
+		}
+	}
+	for _, g := range []string{"stated", "paraphrased", "changed", "not covered"} {
+		if groups[g] < 10 {
+			t.Errorf("group %q has %d claims, want at least 10", g, groups[g])
+		}
+	}
+	if len(groups) != 4 {
+		t.Errorf("groups %v, want the four of the benchmark", groups)
+	}
+	for _, ex := range ExampleClaims {
+		if got, ok := expect[ex.Claim]; !ok || got != ex.Expect {
+			t.Errorf("example %q expects %s; the benchmark has %q", ex.Claim, ex.Expect, got)
+		}
+	}
 }

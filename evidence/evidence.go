@@ -90,6 +90,45 @@ type Judged struct {
 	// Recency is the time-decay weight in [0,1]; 0.5 when the date is unknown.
 	Recency float64  `json:"recency"`
 	Num     NumCheck `json:"num"`
+	// About is how far the passage speaks of the claim's subject and event,
+	// in [0,1]: the weighted share of the claim's content words found in
+	// its best window of one or two sentences (see package verify).
+	About float64 `json:"about"`
+	// SetAside says why the passage's judgment does not count, in full or
+	// in part, toward the features; empty when it counts. See the
+	// SetAside constants.
+	SetAside string `json:"set_aside,omitempty"`
+	// SupersededBy is the ID of the newer passage that supersedes this one
+	// when SetAside is [SetAsideSuperseded].
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// SameOriginAs is the origin of an earlier passage whose text this
+	// passage nearly copies (syndication, a press release); agree_dom
+	// counts the two as one origin. Empty when the passage is original.
+	SameOriginAs string `json:"same_origin_as,omitempty"`
+}
+
+// Why a judged passage is set aside. A passage not about the claim keeps
+// its entailment but loses its contradiction; the others count not at all.
+const (
+	// SetAsideNotAbout: the passage is not about the claim's subject and
+	// event, so it cannot contradict the claim.
+	SetAsideNotAbout = "not_about_claim"
+	// SetAsideSuperseded: a newer, credible passage supersedes this
+	// time-dependent statement (a record, "so far", "currently", a latest
+	// figure).
+	SetAsideSuperseded = "superseded"
+	// SetAsideBeforeClaimTime: the passage was published before the time
+	// the claim names ("in 2023"), so it holds no evidence for that time.
+	SetAsideBeforeClaimTime = "before_claim_time"
+)
+
+// CountingOrigin is the origin agree_dom counts the passage under: the
+// origin of the passage it copies, or its own.
+func (j Judged) CountingOrigin() string {
+	if j.SameOriginAs != "" {
+		return j.SameOriginAs
+	}
+	return j.Origin()
 }
 
 // Features are the seed-004 features computed on the re-ranked passages.
@@ -115,6 +154,44 @@ const (
 	NotEnoughEvidence Verdict = "Not enough evidence"
 )
 
+// Reason explains a verdict: a stable code and one sentence naming the
+// passages and the rule that decided it.
+type Reason struct {
+	// Code is one of the Reason constants.
+	Code string `json:"code"`
+	Text string `json:"text"`
+}
+
+// Reason codes of a verify result. They are stable: clients may branch on
+// them.
+const (
+	// ReasonSupported: enough independent origins entail the claim and no
+	// passage about it contradicts it.
+	ReasonSupported = "supported"
+	// ReasonRefuted: a passage about the claim contradicts it strongly.
+	ReasonRefuted = "refuted"
+	// ReasonContested: passages entail the claim and others contradict it.
+	ReasonContested = "contested"
+	// ReasonSuperseded: older passages agree with the claim, but newer
+	// credible ones contradict it and supersede them.
+	ReasonSuperseded = "superseded"
+	// ReasonSingleOrigin: the claim is entailed strongly, but by fewer
+	// independent origins than the policy needs.
+	ReasonSingleOrigin = "single_origin"
+	// ReasonPartlyContradicted: the claim is entailed strongly, but a
+	// passage contradicts it too much for Supported and too little for
+	// Contested.
+	ReasonPartlyContradicted = "partly_contradicted"
+	// ReasonWeakEntailment: passages about the claim lean towards it, but
+	// none entails it strongly enough.
+	ReasonWeakEntailment = "weak_entailment"
+	// ReasonWeakContradiction: passages about the claim lean against it,
+	// but none contradicts it strongly enough.
+	ReasonWeakContradiction = "weak_contradiction"
+	// ReasonNoRelevantEvidence: no passage is about the claim.
+	ReasonNoRelevantEvidence = "no_relevant_evidence"
+)
+
 // Citation is a passage chosen to back a verdict.
 type Citation struct {
 	URL         string    `json:"url"`
@@ -129,6 +206,7 @@ type Citation struct {
 type Result struct {
 	Claim     string             `json:"claim"`
 	Verdict   Verdict            `json:"verdict"`
+	Reason    Reason             `json:"reason"`
 	Score     int                `json:"score"`
 	Citations []Citation         `json:"citations"`
 	Features  Features           `json:"features"`

@@ -31,17 +31,28 @@ type Document struct {
 // Extract returns the title, main text and publication date of body.
 // contentType (a Content-Type value, may be empty) picks the format; when
 // it is empty, application/octet-stream or text/plain, sourceURL's
-// extension (.html, .htm, .md, .markdown, .txt) decides, and content
-// sniffing after that. The character set comes from contentType, a byte
+// extension (.html, .htm, .md, .markdown, .txt, .pdf) decides, and
+// content sniffing after that. PDFs are read as pdf.go describes, under
+// its limits; one without a text layer fails with [ErrNoTextLayer]. The character set comes from contentType, a byte
 // order mark or an HTML meta tag. HTML is parsed, never run: scripts and
-// styles are dropped. Input over [MaxExtractBytes] is refused.
+// styles are dropped. Input over [MaxExtractBytes] is refused. Extract
+// waits while the extraction budget is spent (see [SetExtractionBudget]).
 func Extract(body []byte, contentType, sourceURL string) (Document, error) {
 	if len(body) > MaxExtractBytes {
 		return Document{}, fmt.Errorf("extract: %w: %d bytes, limit %d", ErrTooLarge, len(body), MaxExtractBytes)
 	}
+	defer extraction.hold(int64(len(body)))()
 	kind, err := formatOf(body, contentType, sourceURL)
 	if err != nil {
 		return Document{}, fmt.Errorf("extract: %w", err)
+	}
+	if kind == formatPDF {
+		doc, err := extractPDF(body)
+		if err != nil {
+			return Document{}, fmt.Errorf("extract: %w", err)
+		}
+		doc.Title = oneLine(doc.Title, maxTitleRunes)
+		return doc, nil
 	}
 	src := toUTF8(body, contentType)
 	var doc Document
@@ -66,6 +77,7 @@ const (
 	formatText format = iota
 	formatHTML
 	formatMarkdown
+	formatPDF
 )
 
 // formatByExt maps file extensions to formats; Expand walks directories
@@ -74,6 +86,7 @@ var formatByExt = map[string]format{
 	".html": formatHTML, ".htm": formatHTML, ".xhtml": formatHTML,
 	".md": formatMarkdown, ".markdown": formatMarkdown,
 	".txt": formatText, ".text": formatText,
+	".pdf": formatPDF,
 }
 
 func formatOf(body []byte, contentType, sourceURL string) (format, error) {
@@ -83,6 +96,8 @@ func formatOf(body []byte, contentType, sourceURL string) (format, error) {
 		return formatHTML, nil
 	case "text/markdown", "text/x-markdown":
 		return formatMarkdown, nil
+	case "application/pdf", "application/x-pdf":
+		return formatPDF, nil
 	case "", "text/plain", "application/octet-stream":
 		// Servers send Markdown files as text/plain; the name says more.
 	default:
@@ -99,6 +114,8 @@ func formatOf(body []byte, contentType, sourceURL string) (format, error) {
 		return formatHTML, nil
 	case "text/plain":
 		return formatText, nil
+	case "application/pdf":
+		return formatPDF, nil
 	default:
 		return 0, &ContentTypeError{Type: sniffed}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net"
@@ -28,6 +27,7 @@ const (
 // FetchConfig.ContentTypes is empty: the ones [Extract] reads.
 var DefaultContentTypes = []string{
 	"text/html", "application/xhtml+xml", "text/plain", "text/markdown", "text/x-markdown",
+	"application/pdf",
 }
 
 // FetchConfig configures a [Fetcher]. The zero value is a safe default.
@@ -55,8 +55,20 @@ type FetchConfig struct {
 	// ContentTypes lists the media types Fetch accepts; others fail with
 	// [ErrUnsupportedContentType]. Default [DefaultContentTypes].
 	ContentTypes []string
+	// MaxConcurrent bounds the fetches under way at once through this
+	// Fetcher, whoever asks (ingest, the citation checker); more wait.
+	// Default 16.
+	MaxConcurrent int
+	// MaxBytesInFlight bounds the body bytes that fetches under way hold
+	// at once: each reserves its announced Content-Length, or MaxBytes
+	// when none is announced, before reading, and waits while the budget
+	// is spent. Default 64 MiB, and at least MaxBytes.
+	MaxBytesInFlight int64
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Observe, when set, is told the [FetchStatus] of every Fetch (for
+	// metrics).
+	Observe func(status string)
 }
 
 func (c FetchConfig) withDefaults() FetchConfig {
@@ -75,6 +87,13 @@ func (c FetchConfig) withDefaults() FetchConfig {
 	if len(c.ContentTypes) == 0 {
 		c.ContentTypes = slices.Clone(DefaultContentTypes)
 	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = DefaultMaxConcurrentFetches
+	}
+	if c.MaxBytesInFlight <= 0 {
+		c.MaxBytesInFlight = DefaultMaxBytesInFlight
+	}
+	c.MaxBytesInFlight = max(c.MaxBytesInFlight, c.MaxBytes)
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -139,6 +158,7 @@ type Fetcher struct {
 	client *http.Client
 	robots *robotsCache
 	agent  string
+	budget *budget
 }
 
 // NewFetcher returns a Fetcher. A nil logger discards logs.
@@ -159,6 +179,7 @@ func newFetcher(cfg FetchConfig, logger *slog.Logger, resolver *net.Resolver, ex
 		logger: logger,
 		guard:  &guard{allowPrivate: cfg.AllowPrivate, exempt: exempt},
 		agent:  strings.TrimSpace(strings.SplitN(cfg.UserAgent, "/", 2)[0]),
+		budget: newBudget(cfg.MaxConcurrent, cfg.MaxBytesInFlight),
 	}
 	dialer := &net.Dialer{
 		Timeout:   10 * time.Second,
@@ -221,6 +242,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, fmt.Errorf("fetch: invalid URL %q: %w", rawURL, err)
 	}
 	page, err := f.fetch(ctx, u)
+	if f.cfg.Observe != nil {
+		f.cfg.Observe(FetchStatus(page, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", u.Redacted(), err)
 	}
@@ -231,6 +255,12 @@ func (f *Fetcher) fetch(parent context.Context, u *url.URL) (*Page, error) {
 	if err := f.guard.checkURL(u); err != nil {
 		return nil, err
 	}
+	// The wait for a slot is not part of the fetch's own time limit.
+	done, err := f.budget.begin(parent)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	ctx, cancel := context.WithTimeout(parent, f.cfg.Timeout)
 	defer cancel()
 	if !f.cfg.IgnoreRobots {
@@ -264,7 +294,16 @@ func (f *Fetcher) fetch(parent context.Context, u *url.URL) (*Page, error) {
 	if !sniff && !f.accepts(ctype) {
 		return nil, &ContentTypeError{Type: ctype}
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.MaxBytes+1))
+	want := f.cfg.MaxBytes
+	if resp.ContentLength >= 0 {
+		want = resp.ContentLength
+	}
+	release, err := f.budget.reserve(ctx, want)
+	if err != nil {
+		return nil, f.timeoutErr(parent, ctx, err)
+	}
+	defer release()
+	body, err := f.readBody(resp.Body, resp.ContentLength)
 	if err != nil {
 		return nil, f.timeoutErr(parent, ctx, fmt.Errorf("read body: %w", err))
 	}

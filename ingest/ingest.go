@@ -182,27 +182,43 @@ func (in *Ingester) Run(ctx context.Context, args []string, progress func(Progre
 	r.report("")
 
 	g, gctx := errgroup.WithContext(ctx)
+	done := func(i int, it Item, n int, skipped bool, err error) {
+		r.finish(i, it, n, skipped, err)
+		if err != nil {
+			in.logger.Warn("ingest source failed", "source", it.Location, "id", it.ID, "err", err)
+		} else {
+			in.logger.Debug("ingest source done", "source", it.Location, "id", it.ID, "passages", n, "skipped", skipped)
+		}
+	}
+	// Sources are written in batches when the stores allow it; see
+	// batchWriter. It runs under ctx: gctx ends when the workers are done,
+	// before the last batch is written.
+	w := in.newBatchWriter(ctx, func(p prepared, err error) { done(p.i, p.it, len(p.ps), false, err) })
 	g.SetLimit(in.cfg.Workers)
 	for i, it := range items {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			n, skipped, err := in.ingest(gctx, it)
+			p, skipped, err := in.prepare(gctx, i, it)
+			if err == nil && !skipped && w != nil {
+				return w.add(gctx, p)
+			}
+			if err == nil && !skipped {
+				err = in.write(gctx, p)
+			}
 			if err != nil && gctx.Err() != nil {
 				// Interrupted, not failed.
 				return gctx.Err()
 			}
-			r.finish(i, it, n, skipped, err)
-			if err != nil {
-				in.logger.Warn("ingest source failed", "source", it.Location, "id", it.ID, "err", err)
-			} else {
-				in.logger.Debug("ingest source done", "source", it.Location, "id", it.ID, "passages", n, "skipped", skipped)
-			}
+			done(i, it, len(p.ps), skipped, err)
 			return nil
 		})
 	}
 	werr := g.Wait()
+	if w != nil {
+		w.close()
+	}
 	sum := r.summary()
 	in.logger.Info("ingest finished", "total", sum.Total, "ingested", sum.Sources, "chunks", sum.Chunks,
 		"skipped", sum.Skipped, "failed", len(sum.Failed))
@@ -283,12 +299,13 @@ func (r *run) summary() Summary {
 // errNoText is a source that yields no text.
 var errNoText = errors.New("no text extracted")
 
-// ingest processes one item; it returns the passages written, or skipped
-// when the content is unchanged.
-func (in *Ingester) ingest(ctx context.Context, it Item) (passages int, skipped bool, err error) {
+// prepare loads, chunks and embeds one item (its index in the run is i),
+// or reports it skipped when its content is unchanged. A known source whose
+// content changed is marked unfinished before it is returned.
+func (in *Ingester) prepare(ctx context.Context, i int, it Item) (p prepared, skipped bool, err error) {
 	src, text, err := in.load(ctx, it)
 	if err != nil {
-		return 0, false, err
+		return p, false, err
 	}
 	text = NormalizeText(text)
 	if len(text) > in.cfg.MaxTextBytes {
@@ -296,16 +313,16 @@ func (in *Ingester) ingest(ctx context.Context, it Item) (passages int, skipped 
 		text = cutText(text, in.cfg.MaxTextBytes)
 	}
 	if text == "" {
-		return 0, false, errNoText
+		return p, false, errNoText
 	}
 	src.ID = it.ID
 	hash := contentHash(src, text, in.cfg.Chunk)
 	old, known, err := in.sources.SourceHash(ctx, src.ID)
 	if err != nil {
-		return 0, false, fmt.Errorf("look up source: %w", err)
+		return p, false, fmt.Errorf("look up source: %w", err)
 	}
 	if known && old == hash {
-		return 0, true, nil
+		return p, true, nil
 	}
 
 	chunks := Chunk(text, in.cfg.Chunk)
@@ -315,7 +332,15 @@ func (in *Ingester) ingest(ctx context.Context, it Item) (passages int, skipped 
 	}
 	vecs, err := in.embed(ctx, chunks)
 	if err != nil {
-		return 0, false, err
+		return p, false, err
+	}
+	// Sentences that address a checker stay in the passage for the record,
+	// marked so that verify neither judges nor cites them.
+	for i, c := range chunks {
+		var n int
+		if chunks[i], n = MarkInstructions(c); n > 0 {
+			in.logger.Info("instruction-like sentences marked", "source", it.Location, "passage", i, "sentences", n)
+		}
 	}
 	ps := make([]evidence.Passage, len(chunks))
 	for i, c := range chunks {
@@ -337,22 +362,29 @@ func (in *Ingester) ingest(ctx context.Context, it Item) (passages int, skipped 
 		// process dies before the final PutSource, the empty hash makes
 		// the next run redo it whatever its content.
 		if err := in.sources.PutSource(ctx, src); err != nil {
-			return 0, false, fmt.Errorf("mark source unfinished: %w", err)
+			return p, false, fmt.Errorf("mark source unfinished: %w", err)
 		}
-	}
-	if err := in.index.DeleteSource(ctx, src.ID); err != nil {
-		return 0, false, fmt.Errorf("delete old passages: %w", err)
-	}
-	if err := in.index.Upsert(ctx, ps, vecs); err != nil {
-		return 0, false, fmt.Errorf("store passages: %w", err)
 	}
 	src.ContentHash = hash
 	src.Passages = len(ps)
 	src.IngestedAt = in.cfg.Now().UTC()
-	if err := in.sources.PutSource(ctx, src); err != nil {
-		return 0, false, fmt.Errorf("store source: %w", err)
+	return prepared{i: i, it: it, src: src, ps: ps, vecs: vecs}, false, nil
+}
+
+// write stores one prepared source where the stores cannot batch: the old
+// passages deleted, the new ones upserted, and the source put last, so that
+// a source the store reports is one whose passages are durable.
+func (in *Ingester) write(ctx context.Context, p prepared) error {
+	if err := in.index.DeleteSource(ctx, p.src.ID); err != nil {
+		return fmt.Errorf("delete old passages: %w", err)
 	}
-	return len(ps), false, nil
+	if err := in.index.Upsert(ctx, p.ps, p.vecs); err != nil {
+		return fmt.Errorf("store passages: %w", err)
+	}
+	if err := in.sources.PutSource(ctx, p.src); err != nil {
+		return fmt.Errorf("store source: %w", err)
+	}
+	return nil
 }
 
 // load gets an item's text and metadata. Record fields override extracted

@@ -102,7 +102,7 @@ type Failure struct {
 }
 
 // Expand turns command-line sources into items: an http(s) URL; a file
-// (.html .htm .xhtml .md .markdown .txt .text); a directory, walked
+// (.html .htm .xhtml .md .markdown .txt .text .pdf); a directory, walked
 // recursively for those extensions (hidden entries and symbolic links
 // skipped); or a JSONL file (.jsonl, .ndjson), one record a line with the
 // fields id (or doc_id), url, title, text or abstract (a string or a list
@@ -183,7 +183,7 @@ func (e *expander) arg(arg string) error {
 		return e.jsonl(abs)
 	}
 	if _, ok := formatByExt[strings.ToLower(filepath.Ext(abs))]; !ok {
-		e.fail(arg, fmt.Errorf("unsupported file type %q: want .html, .htm, .xhtml, .md, .markdown, .txt, .text, .jsonl or .ndjson, or a directory", filepath.Ext(abs)))
+		e.fail(arg, fmt.Errorf("unsupported file type %q: want .html, .htm, .xhtml, .md, .markdown, .txt, .text, .pdf, .jsonl or .ndjson, or a directory", filepath.Ext(abs)))
 		return nil
 	}
 	return e.add(fileItem(abs))

@@ -89,7 +89,7 @@ func TestExpandDirectoryAndFiles(t *testing.T) {
 	}
 	want := []itemSummary{
 		file("sub/c.txt"), file("sub/deeper/d.HTM"), file("sub/e.markdown"),
-		file("a.html"), file("b.md"), file("other/f.txt"),
+		file("a.html"), file("b.md"), file("other/f.txt"), file("paper.pdf"),
 	}
 	if diff := cmp.Diff(want, summarize(items)); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)

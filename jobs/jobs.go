@@ -24,6 +24,7 @@ type Store interface {
 	UpdateJob(ctx context.Context, j corpus.Job) error
 	Job(ctx context.Context, id string) (corpus.Job, error)
 	ListJobs(ctx context.Context, limit int) ([]corpus.Job, error)
+	LiveJobs(ctx context.Context) ([]corpus.Job, error)
 }
 
 // Update is the progress of a running job.
@@ -75,7 +76,14 @@ type Local struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
-	queue chan string
+	// slots holds a token for each submitted job not yet taken by a
+	// worker: a submission that finds no free slot is refused before any
+	// record is written.
+	slots chan struct{}
+	// queue carries submitted jobs, resumed those left by a previous
+	// process; neither blocks a submission.
+	queue   chan string
+	resumed chan string
 
 	mu     sync.Mutex
 	active map[string]bool // jobs a worker holds now
@@ -84,7 +92,8 @@ type Local struct {
 // NewLocal returns a runner; call Run to start its workers.
 func NewLocal(store Store, work Work, cfg Config, logger *slog.Logger) *Local {
 	cfg = cfg.withDefaults()
-	return &Local{store: store, work: work, cfg: cfg, log: logger, now: time.Now, queue: make(chan string, cfg.QueueSize), active: map[string]bool{}}
+	return &Local{store: store, work: work, cfg: cfg, log: logger, now: time.Now, slots: make(chan struct{}, cfg.QueueSize),
+		queue: make(chan string, cfg.QueueSize), resumed: make(chan string), active: map[string]bool{}}
 }
 
 // Validate checks the sources of a job request.
@@ -110,26 +119,25 @@ func ValidateSources(sources []string, max int) error {
 }
 
 // Submit records a queued job and hands it to a worker. The job is durable
-// when Submit returns.
+// when Submit returns. When QueueSize jobs are already waiting it returns
+// ErrBusy and records nothing.
 func (l *Local) Submit(ctx context.Context, sources []string) (corpus.Job, error) {
 	if err := l.Validate(sources); err != nil {
 		return corpus.Job{}, err
 	}
+	select {
+	case l.slots <- struct{}{}:
+	default:
+		return corpus.Job{}, ErrBusy
+	}
 	now := l.now().UTC()
 	j := corpus.Job{ID: NewID(), State: corpus.JobQueued, Sources: sources, Total: len(sources), CreatedAt: now, UpdatedAt: now}
 	if err := l.store.CreateJob(ctx, j); err != nil {
+		<-l.slots
 		return corpus.Job{}, fmt.Errorf("create job: %w", err)
 	}
-	select {
-	case l.queue <- j.ID:
-		return j, nil
-	default:
-		j.State, j.Message, j.FinishedAt = corpus.JobFailed, ErrBusy.Error(), now
-		if err := l.store.UpdateJob(ctx, j); err != nil {
-			l.log.Error("mark rejected job failed", "job", j.ID, "err", err)
-		}
-		return corpus.Job{}, ErrBusy
-	}
+	l.queue <- j.ID // never blocks: the queue has a place for every slot
+	return j, nil
 }
 
 // Job returns a job's record.
@@ -147,15 +155,9 @@ func (l *Local) List(ctx context.Context, limit int) ([]corpus.Job, error) {
 // the store and is taken up again at the next start; re-ingesting is
 // idempotent.
 func (l *Local) Run(ctx context.Context) error {
-	live, err := l.store.ListJobs(ctx, corpus.MaxListLimit)
+	live, err := l.store.LiveJobs(ctx)
 	if err != nil {
 		return fmt.Errorf("list jobs to resume: %w", err)
-	}
-	var resume []string
-	for i := len(live) - 1; i >= 0; i-- { // oldest first
-		if !live[i].State.Final() {
-			resume = append(resume, live[i].ID)
-		}
 	}
 	var wg sync.WaitGroup
 	for range l.cfg.Workers {
@@ -165,10 +167,12 @@ func (l *Local) Run(ctx context.Context) error {
 			l.worker(ctx)
 		}()
 	}
-	for _, id := range resume {
-		l.log.Info("resuming ingest job", "job", id)
+	if len(live) > 0 {
+		l.log.Info("resuming ingest jobs", "jobs", len(live))
+	}
+	for _, j := range live { // oldest first
 		select {
-		case l.queue <- id:
+		case l.resumed <- j.ID:
 		case <-ctx.Done():
 		}
 	}
@@ -182,10 +186,17 @@ func (l *Local) worker(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case id := <-l.queue:
-			if err := l.runJob(ctx, id); err != nil && ctx.Err() == nil {
-				l.log.Error("ingest job failed", "job", id, "err", err)
-			}
+			<-l.slots
+			l.run(ctx, id)
+		case id := <-l.resumed:
+			l.run(ctx, id)
 		}
+	}
+}
+
+func (l *Local) run(ctx context.Context, id string) {
+	if err := l.runJob(ctx, id); err != nil && ctx.Err() == nil {
+		l.log.Error("ingest job failed", "job", id, "err", err)
 	}
 }
 
@@ -233,10 +244,8 @@ func (l *Local) runJob(ctx context.Context, id string) error {
 	switch {
 	case werr != nil:
 		j.State, j.Message = corpus.JobFailed, werr.Error()
-	case j.Failed > 0 && j.Failed == j.Total:
-		j.State, j.Message = corpus.JobFailed, "every source failed"
 	default:
-		j.State = corpus.JobSucceeded
+		j.State, j.Message = j.Outcome()
 	}
 	if err := l.store.UpdateJob(context.WithoutCancel(ctx), j); err != nil {
 		return fmt.Errorf("finish job: %w", err)

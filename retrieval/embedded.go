@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -45,52 +46,61 @@ type EmbeddedConfig struct {
 	// lists contributes to fusion, as a multiple of the query's K; default
 	// 3.
 	CandidateFactor int
-	// Approximate serves unfiltered dense searches from an HNSW graph
-	// (github.com/coder/hnsw) instead of the exact scan. Off by default:
-	// with v0.6.1 its measured recall@20 against exact search is far too
-	// low to trust (see BenchmarkSearch), while the exact scan takes about
-	// a millisecond over 50,000 100-d vectors.
-	Approximate bool
-	// ApproximateAbove turns Approximate on once the store holds more than
-	// this many passages; 0, the default, never does, for the reason above.
-	ApproximateAbove int
-	// HNSW tunes the approximate index.
-	HNSW HNSWConfig
-	// Logger receives load and rebuild events; nil discards them.
+	// MaxRankedPostings bounds the postings a full-text search ranks; the
+	// commonest terms of a query whose terms match more are left out (see
+	// Embedded.pruneTerms). FTS5's bm25() costs about 1.7 us a matching
+	// row, and a claim's common words match a large share of a big corpus
+	// (at 500,000 passages a typical claim matched 50,000 rows, the 99th
+	// percentile 164,000). Default 20,000; negative means no bound.
+	MaxRankedPostings int
+	// Logger receives load and snapshot events; nil discards them.
 	Logger *slog.Logger
 }
 
 // Embedded is the passage store of the embedded deployment: one SQLite file
 // holding every passage with its unit-length vector in the same row, an FTS5
-// index for BM25 kept by triggers in the same transaction, and in memory an
-// exact cosine index loaded at open. A passage is thus either wholly stored
-// or not at all, and an Upsert that returned survives a crash
-// (synchronous=FULL). Search fuses the BM25 and dense lists by reciprocal
-// rank fusion. It is safe for concurrent use: searches run while a write is
-// in progress.
+// index for BM25 kept by triggers in the same transaction, and a compact
+// dense index (denseIndex: sign codes and int8 vectors, no text) that a
+// snapshot beside the file lets it map at open instead of rebuilding. A
+// passage is thus either wholly stored or not at all, and an Upsert that
+// returned survives a crash (synchronous=FULL); the snapshot is only a
+// cache of the database. Search fuses the BM25 and dense lists by
+// reciprocal rank fusion. It is safe for concurrent use: searches run while
+// a write is in progress.
 type Embedded struct {
-	db  *sql.DB
-	cfg EmbeddedConfig
-	log *slog.Logger
+	db       *sql.DB
+	cfg      EmbeddedConfig
+	log      *slog.Logger
+	snapshot string // path of the dense snapshot
 
 	// writeMu serialises writers, so that the order of SQLite commits is the
 	// order of index updates.
 	writeMu sync.Mutex
-	// mu guards the in-memory indexes.
-	mu     sync.RWMutex
-	exact  *flatIndex
-	approx *approxIndex // nil unless in use
+	// mu guards the dense index and gen.
+	mu    sync.RWMutex
+	dense *denseIndex
+	// gen is the database generation the dense index reflects, -1 when
+	// another process wrote in between (the index then misses its writes
+	// and is not written as a snapshot); dirty is whether it changed since
+	// it was read or written as the snapshot.
+	gen   int64
+	dirty bool
 }
 
 var _ Store = (*Embedded)(nil)
 
 // OpenEmbedded opens, creating and migrating when needed, the passage store
-// at path (e.g. "<data>/passages.db") and loads its vectors. The schema
-// versions are recorded in the table retrieval_schema_migrations, so the
-// file may also be the corpus's.
+// at path (e.g. "<data>/passages.db") and its dense index: mapped from the
+// snapshot path+".dense" when that is current, else rebuilt from the
+// database and written as the snapshot. The schema versions are recorded
+// in the table retrieval_schema_migrations, so the file may also be the
+// corpus's.
 func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedded, error) {
 	if cfg.CandidateFactor <= 0 {
 		cfg.CandidateFactor = 3
+	}
+	if cfg.MaxRankedPostings == 0 {
+		cfg.MaxRankedPostings = 20000
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -104,80 +114,140 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 	if err != nil {
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
-	e := &Embedded{db: db, cfg: cfg, log: log, exact: newFlatIndex()}
+	e := &Embedded{db: db, cfg: cfg, log: log, snapshot: path + ".dense"}
 	start := time.Now()
 	if err := e.load(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
-	e.maybeApprox()
-	log.Info("passage store loaded", "path", path, "passages", e.exact.len(), "dim", e.exact.dim,
-		"approximate", e.approx != nil, "ms", time.Since(start).Milliseconds())
+	log.Info("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
+		"mapped", e.dense.mapped != nil, "ms", time.Since(start).Milliseconds())
 	return e, nil
 }
 
-// load reads every vector into the exact index.
+// generation reads the database's write generation.
+func generation(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var gen int64
+	err := q.QueryRowContext(ctx, "SELECT gen FROM passages_generation WHERE id = 1").Scan(&gen)
+	return gen, err
+}
+
+// load maps the current snapshot, or rebuilds the dense index from the
+// database and writes it as the snapshot.
 func (e *Embedded) load(ctx context.Context) error {
-	rows, err := e.db.QueryContext(ctx, "SELECT id, domain_key, published_at, vec FROM passages")
+	gen, err := generation(ctx, e.db)
 	if err != nil {
-		return fmt.Errorf("load vectors: %w", err)
+		return fmt.Errorf("read generation: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, domain string
-		var published sql.NullInt64
-		var blob []byte
-		if err := rows.Scan(&id, &domain, &published, &blob); err != nil {
-			return fmt.Errorf("load vectors: %w", err)
-		}
-		vec, err := decodeVector(blob)
-		if err != nil {
-			return fmt.Errorf("load vector of %q: %w", id, err)
-		}
-		if e.exact.len() > 0 && len(vec) != e.exact.dim {
-			return fmt.Errorf("load vector of %q: %d dimensions, others have %d", id, len(vec), e.exact.dim)
-		}
-		e.exact.put(id, vec, domain, publishedKey(published))
+	d, sgen, err := readSnapshot(e.snapshot)
+	switch {
+	case err == nil && sgen == gen:
+		e.dense, e.gen = d, gen
+		return nil
+	case err == nil:
+		d.close()
+		e.log.Info("dense snapshot is stale; rebuilding", "snapshot", e.snapshot, "generation", sgen, "want", gen)
+	case !errors.Is(err, os.ErrNotExist):
+		e.log.Warn("dense snapshot unreadable; rebuilding", "snapshot", e.snapshot, "err", err)
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load vectors: %w", err)
+	if e.dense, err = e.rebuild(ctx); err != nil {
+		return err
+	}
+	// The rebuild read the database in one transaction at gen.
+	e.gen, e.dirty = gen, true
+	if e.dense.len() > 0 {
+		e.saveSnapshot()
 	}
 	return nil
 }
 
-// maybeApprox builds or drops the approximate index as the configuration
-// and size require, and rebuilds it when it holds too many stale nodes.
-// Callers hold mu for writing, or own e exclusively.
-func (e *Embedded) maybeApprox() {
-	want := e.cfg.Approximate || (e.cfg.ApproximateAbove > 0 && e.exact.len() > e.cfg.ApproximateAbove)
-	switch {
-	case !want:
-		e.approx = nil
-	case e.approx == nil || e.approx.needsRebuild():
-		start := time.Now()
-		e.approx = newApproxIndex(e.cfg.HNSW, e.exact)
-		e.log.Info("approximate index built", "passages", e.exact.len(), "ms", time.Since(start).Milliseconds())
+// rebuild reads every vector into a new dense index.
+func (e *Embedded) rebuild(ctx context.Context) (*denseIndex, error) {
+	d := newDenseIndex()
+	rows, err := e.db.QueryContext(ctx, "SELECT rid, domain_key, published_at, vec FROM passages ORDER BY rid")
+	if err != nil {
+		return nil, fmt.Errorf("load vectors: %w", err)
 	}
+	defer rows.Close()
+	for rows.Next() {
+		var rid int64
+		var domain string
+		var published sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&rid, &domain, &published, &blob); err != nil {
+			return nil, fmt.Errorf("load vectors: %w", err)
+		}
+		vec, err := decodeVector(blob)
+		if err != nil {
+			return nil, fmt.Errorf("load vector of row %d: %w", rid, err)
+		}
+		if d.len() > 0 && len(vec) != d.dim {
+			return nil, fmt.Errorf("load vector of row %d: %d dimensions, others have %d", rid, len(vec), d.dim)
+		}
+		d.put(rid, vec, domain, publishedKey(published))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load vectors: %w", err)
+	}
+	return d, nil
 }
 
-// Close closes the database. The store must not be used afterwards.
-func (e *Embedded) Close() error { return e.db.Close() }
+// saveSnapshot writes the dense index as the snapshot when it reflects the
+// database and changed. A failure is logged: the next open rebuilds.
+// Callers hold mu, or own e exclusively.
+func (e *Embedded) saveSnapshot() {
+	if e.gen < 0 || !e.dirty || !littleEndian {
+		return
+	}
+	start := time.Now()
+	if err := writeSnapshot(e.snapshot, e.dense, e.gen); err != nil {
+		e.log.Warn("dense snapshot not written", "snapshot", e.snapshot, "err", err)
+		return
+	}
+	e.dirty = false
+	e.log.Info("dense snapshot written", "snapshot", e.snapshot, "passages", e.dense.len(), "ms", time.Since(start).Milliseconds())
+}
+
+// Close writes the dense snapshot when it changed and closes the database.
+// The store must not be used afterwards.
+func (e *Embedded) Close() error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.saveSnapshot()
+	e.dense.close()
+	return e.db.Close()
+}
 
 // Len returns the number of passages stored.
 func (e *Embedded) Len() int {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return e.exact.len()
+	return e.dense.len()
 }
 
 // Dim returns the dimension of the stored vectors, 0 while none is stored.
 func (e *Embedded) Dim() int {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	if e.exact.len() == 0 {
+	if e.dense.len() == 0 {
 		return 0
 	}
-	return e.exact.dim
+	return e.dense.dim
+}
+
+// advance records that the database moved to gen by a write of this
+// store, under mu.
+func (e *Embedded) advance(gen int64) {
+	if e.gen >= 0 && gen == e.gen+1 {
+		e.gen = gen
+	} else {
+		e.gen = -1
+	}
+	e.dirty = true
 }
 
 // domainKey is the form of a domain that filters compare: lower case,
@@ -317,107 +387,150 @@ func validateBatch(passages []evidence.Passage, vecs [][]float32) ([][]float32, 
 // text without content words, is kept: that passage is found by BM25 only.
 // The batch is one transaction: all of it is stored or none.
 func (e *Embedded) Upsert(ctx context.Context, passages []evidence.Passage, vecs [][]float32) error {
-	units, err := validateBatch(passages, vecs)
-	if err != nil || len(units) == 0 {
-		return err
-	}
-
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	e.mu.RLock()
-	n, dim := e.exact.len(), e.exact.dim
-	e.mu.RUnlock()
-	if n > 0 && len(units[0]) != dim {
-		// Passages being replaced could leave the store empty of other
-		// dimensions, but mixing embedders in one store is a mistake.
-		return fmt.Errorf("upsert: vectors have %d dimensions; this store holds %d-dimensional vectors (re-index to change embedders)", len(units[0]), dim)
-	}
-	if err := e.write(ctx, passages, units); err != nil {
+	if err := e.replace(ctx, nil, passages, vecs); err != nil {
 		return fmt.Errorf("upsert: %w", err)
 	}
-
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i, p := range passages {
-		e.exact.put(p.ID, units[i], domainKey(p.Domain), publishedKey(micros(p.PublishedAt)))
-		if e.approx != nil {
-			e.approx.put(p.ID, units[i]) // drops a zero vector
-		}
-	}
-	e.maybeApprox()
 	return nil
 }
 
-// write stores the passages and their vectors in one transaction.
-func (e *Embedded) write(ctx context.Context, passages []evidence.Passage, units [][]float32) error {
-	tx, err := e.db.BeginTx(ctx, nil)
+// ReplaceSources deletes every passage of the sources and stores passages
+// in one transaction (one fsync), as DeleteSource of each source followed
+// by Upsert would; ingest uses it to write many small sources at once.
+// passages need not belong to the sources. Upsert's rules apply.
+func (e *Embedded) ReplaceSources(ctx context.Context, sourceIDs []string, passages []evidence.Passage, vecs [][]float32) error {
+	if err := e.replace(ctx, sourceIDs, passages, vecs); err != nil {
+		return fmt.Errorf("replace sources: %w", err)
+	}
+	return nil
+}
+
+func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []evidence.Passage, vecs [][]float32) error {
+	units, err := validateBatch(passages, vecs)
 	if err != nil {
 		return err
 	}
+	if len(units) == 0 && len(sourceIDs) == 0 {
+		return nil
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.mu.RLock()
+	n, dim := e.dense.len(), e.dense.dim
+	e.mu.RUnlock()
+	if n > 0 && len(units) > 0 && len(units[0]) != dim {
+		// Passages being replaced could leave the store empty of other
+		// dimensions, but mixing embedders in one store is a mistake.
+		return fmt.Errorf("vectors have %d dimensions; this store holds %d-dimensional vectors (re-index to change embedders)", len(units[0]), dim)
+	}
+	deleted, rids, gen, err := e.write(ctx, sourceIDs, passages, units)
+	if err != nil {
+		return err
+	}
+	if gen == 0 {
+		return nil // nothing changed
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, rid := range deleted {
+		e.dense.delete(rid)
+	}
+	for i, p := range passages {
+		e.dense.put(rids[i], units[i], domainKey(p.Domain), publishedKey(micros(p.PublishedAt)))
+	}
+	e.advance(gen)
+	return nil
+}
+
+// write deletes the passages of the sources and stores the passages and
+// their vectors in one transaction. It returns the row IDs deleted and
+// stored and the new generation, 0 when nothing changed.
+func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evidence.Passage, units [][]float32) (deleted, rids []int64, gen int64, err error) {
+	tx, err := e.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	for _, src := range sourceIDs {
+		ds, err := deleteSourceRows(ctx, tx, src)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("delete source %q: %w", src, err)
+		}
+		deleted = append(deleted, ds...)
+	}
+	if len(passages) > 0 {
+		if rids, err = insertRows(ctx, tx, passages, units); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	if len(deleted) == 0 && len(rids) == 0 {
+		return nil, nil, 0, nil
+	}
+	if gen, err = bumpGeneration(ctx, tx); err != nil {
+		return nil, nil, 0, err
+	}
+	return deleted, rids, gen, tx.Commit()
+}
+
+// insertRows inserts or replaces passages in tx and returns their row IDs.
+func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, units [][]float32) ([]int64, error) {
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO passages
 		(id, source_id, ordinal, text, url, domain, domain_key, title, published_at, reliability, vec)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, ordinal = excluded.ordinal,
 			text = excluded.text, url = excluded.url, domain = excluded.domain, domain_key = excluded.domain_key,
 			title = excluded.title, published_at = excluded.published_at, reliability = excluded.reliability,
-			vec = excluded.vec`)
+			vec = excluded.vec
+		RETURNING rid`)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stmt.Close()
+	rids := make([]int64, len(passages))
 	for i, p := range passages {
-		if _, err := stmt.ExecContext(ctx, p.ID, p.SourceID, p.Ordinal, p.Text, p.URL, p.Domain, domainKey(p.Domain),
-			p.Title, micros(p.PublishedAt), p.Reliability, encodeVector(units[i])); err != nil {
-			return fmt.Errorf("passage %q: %w", p.ID, err)
+		if err := stmt.QueryRowContext(ctx, p.ID, p.SourceID, p.Ordinal, p.Text, p.URL, p.Domain, domainKey(p.Domain),
+			p.Title, micros(p.PublishedAt), p.Reliability, encodeVector(units[i])).Scan(&rids[i]); err != nil {
+			return nil, fmt.Errorf("passage %q: %w", p.ID, err)
 		}
 	}
-	return tx.Commit()
+	return rids, nil
+}
+
+// bumpGeneration adds one to the write generation in tx and returns it.
+func bumpGeneration(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var gen int64
+	if err := tx.QueryRowContext(ctx, "UPDATE passages_generation SET gen = gen + 1 WHERE id = 1 RETURNING gen").Scan(&gen); err != nil {
+		return 0, fmt.Errorf("bump generation: %w", err)
+	}
+	return gen, nil
 }
 
 // DeleteSource implements Store. Deleting a source with no passages is not
 // an error.
 func (e *Embedded) DeleteSource(ctx context.Context, sourceID string) error {
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	ids, err := e.deleteRows(ctx, sourceID)
-	if err != nil {
+	if err := e.replace(ctx, []string{sourceID}, nil, nil); err != nil {
 		return fmt.Errorf("delete source %q: %w", sourceID, err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, id := range ids {
-		e.exact.delete(id)
-		if e.approx != nil {
-			e.approx.delete(id)
-		}
-	}
-	e.maybeApprox()
 	return nil
 }
 
-// deleteRows deletes the passages of a source and returns their IDs.
-func (e *Embedded) deleteRows(ctx context.Context, sourceID string) ([]string, error) {
-	tx, err := e.db.BeginTx(ctx, nil)
+// deleteSourceRows deletes the passages of a source in tx and returns their
+// row IDs.
+func deleteSourceRows(ctx context.Context, tx *sql.Tx, sourceID string) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id = $1 RETURNING rid", sourceID)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id = $1 RETURNING id", sourceID)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
+	var rids []int64
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var rid int64
+		if err := rows.Scan(&rid); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		ids = append(ids, id)
+		rids = append(rids, rid)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return nil, err
 	}
-	return ids, tx.Commit()
+	return rids, nil
 }

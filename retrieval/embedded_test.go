@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,15 +31,6 @@ func openEmbedded(t *testing.T, cfg retrieval.EmbeddedConfig) *retrieval.Embedde
 
 func TestEmbeddedConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) retrieval.Store { return openEmbedded(t, retrieval.EmbeddedConfig{}) })
-}
-
-// The approximate index serves only unfiltered dense searches; on a store
-// this small its candidates hold every passage, so it must pass the same
-// suite.
-func TestEmbeddedApproximateConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) retrieval.Store {
-		return openEmbedded(t, retrieval.EmbeddedConfig{Approximate: true})
-	})
 }
 
 func passageN(i int) evidence.Passage {
@@ -208,5 +200,137 @@ func TestEmbeddedSharesFileWithCorpus(t *testing.T) {
 		}
 		s.Close()
 		c.Close()
+	}
+}
+
+// TestEmbeddedSnapshotFollowsDatabase checks that a store opened after
+// another handle wrote without closing (so without writing its dense
+// snapshot, as after a crash) sees those writes: the stale snapshot is
+// rebuilt from the database, not trusted.
+func TestEmbeddedSnapshotFollowsDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "passages.db")
+	open := func() *retrieval.Embedded {
+		t.Helper()
+		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := open()
+	fill(t, a, 0, 60)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".dense"); err != nil {
+		t.Fatalf("no snapshot after Close: %v", err)
+	}
+	b := open() // maps the snapshot
+	fill(t, b, 60, 90)
+	if err := b.DeleteSource(ctx, "s001"); err != nil {
+		t.Fatal(err)
+	}
+	// b is not closed yet, so its snapshot is not written.
+	c := open()
+	defer c.Close()
+	if c.Len() != 87 {
+		t.Errorf("store opened after unsnapshotted writes holds %d passages; want 87", c.Len())
+	}
+	for _, tt := range []struct {
+		vec  []float32
+		want string
+	}{{vectorN(75), "p0075"}, {vectorN(20), "p0020"}} {
+		hits, err := c.Search(ctx, retrieval.Query{Vector: tt.vec, K: 1})
+		if err != nil || len(hits) != 1 || hits[0].Passage.ID != tt.want {
+			t.Errorf("nearest to %s: %+v, %v", tt.want, hits, err)
+		}
+	}
+	hits, err := c.Search(ctx, retrieval.Query{Vector: vectorN(4), K: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.Passage.SourceID == "s001" {
+			t.Errorf("deleted passage %s found", h.Passage.ID)
+		}
+	}
+	// b saw every write; its snapshot, written at
+	// Close, is current, and a fourth open agrees with c.
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d := open()
+	defer d.Close()
+	if d.Len() != 87 {
+		t.Errorf("reopened store holds %d passages; want 87", d.Len())
+	}
+}
+
+func TestEmbeddedReplaceSources(t *testing.T) {
+	ctx := context.Background()
+	s := openEmbedded(t, retrieval.EmbeddedConfig{})
+	fill(t, s, 0, 30)
+	fresh := passageN(100)
+	fresh.SourceID = "s001"
+	if err := s.ReplaceSources(ctx, []string{"s001", "s002", "missing"}, []evidence.Passage{fresh}, [][]float32{vectorN(100)}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 30-6+1 {
+		t.Errorf("%d passages after replacing two sources of 3 by 1 passage; want 25", s.Len())
+	}
+	hits, err := s.Search(ctx, retrieval.Query{Vector: vectorN(4), K: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		if src := h.Passage.SourceID; src == "s001" || src == "s002" {
+			got = append(got, h.Passage.ID)
+		}
+	}
+	if diff := cmp.Diff([]string{"p0100"}, got); diff != "" {
+		t.Errorf("passages of the replaced sources (-want +got):\n%s", diff)
+	}
+	if err := s.ReplaceSources(ctx, nil, []evidence.Passage{passageN(1)}, nil); err == nil {
+		t.Error("a passage without a vector was accepted")
+	}
+}
+
+// TestEmbeddedPrunesCommonTerms checks that a query whose terms match more
+// rows than MaxRankedPostings ranks by its rare terms: the passages that
+// hold only the common term are not ranked, and without the bound they are.
+func TestEmbeddedPrunesCommonTerms(t *testing.T) {
+	ctx := context.Background()
+	var ps []evidence.Passage
+	var vs [][]float32
+	for i := range 40 {
+		text := fmt.Sprintf("The weather report number %d was ordinary.", i)
+		if i%10 == 0 {
+			text = fmt.Sprintf("The weather report number %d mentioned a tornado.", i)
+		}
+		ps = append(ps, evidence.Passage{ID: fmt.Sprint("p", i), SourceID: fmt.Sprint("s", i), Text: text})
+		vs = append(vs, vectorN(i))
+	}
+	for _, tt := range []struct {
+		limit int
+		want  int
+	}{{10, 4}, {-1, 40}} {
+		s := openEmbedded(t, retrieval.EmbeddedConfig{MaxRankedPostings: tt.limit})
+		if err := s.Upsert(ctx, ps, vs); err != nil {
+			t.Fatal(err)
+		}
+		hits, err := s.Search(ctx, retrieval.Query{Text: "weather tornado", K: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != tt.want {
+			t.Errorf("limit %d: %d hits; want %d", tt.limit, len(hits), tt.want)
+		}
+		for _, h := range hits[:4] {
+			if !strings.Contains(h.Passage.Text, "tornado") {
+				t.Errorf("limit %d: %q ranked among the first 4", tt.limit, h.Passage.Text)
+			}
+		}
 	}
 }

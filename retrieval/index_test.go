@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand"
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/verity-fc/verity/evidence"
 )
 
 func unit(t *testing.T, v ...float32) []float32 {
@@ -20,35 +22,32 @@ func unit(t *testing.T, v ...float32) []float32 {
 	return u
 }
 
-func TestFlatIndex(t *testing.T) {
+func TestDenseIndex(t *testing.T) {
 	ctx := context.Background()
-	f := newFlatIndex()
-	f.put("a", unit(t, 1, 0, 0), "a.example", 10)
-	f.put("b", unit(t, 0, 1, 0), "b.example", 20)
-	f.put("c", unit(t, 1, 1, 0), "c.example", noDate)
-	f.put("d", unit(t, 1, 1, 0), "d.example", 30) // ties with c
-	ids := func(ss []scored) []string {
-		var out []string
-		for _, s := range ss {
-			out = append(out, s.id)
-		}
-		return out
-	}
-	search := func(q []float32, n int, keep func(int) bool) []string {
-		got, err := f.search(ctx, q, n, keep)
+	d := newDenseIndex()
+	d.put(1, unit(t, 1, 0, 0), "a.example", 10)
+	d.put(2, unit(t, 0, 1, 0), "b.example", 20)
+	d.put(3, unit(t, 1, 1, 0), "c.example", noDate)
+	d.put(4, unit(t, 1, 1, 0), "d.example", 30) // ties with 3
+	search := func(q []float32, n int, keep func(int) bool) []int64 {
+		got, err := d.search(ctx, d.query(q), n, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ids(got)
+		var out []int64
+		for _, s := range got {
+			out = append(out, s.rid)
+		}
+		return out
 	}
 	tests := []struct {
 		name string
-		got  []string
-		want []string
+		got  []int64
+		want []int64
 	}{
-		{"nearest first, ties by id", search(unit(t, 1, 0.2, 0), 4, nil), []string{"a", "c", "d", "b"}},
-		{"n bounds", search(unit(t, 1, 0.2, 0), 2, nil), []string{"a", "c"}},
-		{"keep filters", search(unit(t, 1, 0.2, 0), 4, func(r int) bool { return f.published[r] >= 20 }), []string{"d", "b"}},
+		{"nearest first, ties by rid", search(unit(t, 1, 0.2, 0), 4, nil), []int64{1, 3, 4, 2}},
+		{"twice n candidates", search(unit(t, 1, 0.2, 0), 1, nil), []int64{1, 3}},
+		{"keep filters", search(unit(t, 1, 0.2, 0), 4, func(r int) bool { return d.published[r] >= 20 }), []int64{4, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,31 +57,116 @@ func TestFlatIndex(t *testing.T) {
 		})
 	}
 
-	// Deleting a middle row moves the last into its place.
-	f.delete("a")
-	f.put("b", unit(t, 0, 0, 1), "b.example", 20)
-	f.delete("missing")
-	if f.len() != 3 {
-		t.Fatalf("len = %d, want 3", f.len())
+	// A deleted row is a tombstone; putting its rid again revives it, and
+	// a rid below the last is inserted in order.
+	d.delete(1)
+	d.put(2, unit(t, 0, 0, 1), "b.example", 20)
+	d.delete(99)
+	d.put(0, unit(t, 0, 0, 1), "e.example", 40)
+	if d.len() != 4 || d.deleted != 1 {
+		t.Fatalf("len = %d, deleted = %d; want 4, 1", d.len(), d.deleted)
 	}
-	for _, id := range []string{"b", "c", "d"} {
-		v, ok := f.vector(id)
-		r := f.rows[id]
-		if !ok || f.ids[r] != id || f.domains[r] != id+".example" {
-			t.Errorf("row of %s inconsistent after delete: %v %q %q", id, ok, f.ids[r], f.domains[r])
-		}
-		if id == "b" && v[2] != 1 {
-			t.Errorf("replaced vector of b = %v", v)
-		}
-	}
-	if diff := cmp.Diff([]string{"b", "c", "d"}, search(unit(t, 0, 0, 1), 3, nil)); diff != "" {
+	if diff := cmp.Diff([]int64{0, 2, 3, 4}, search(unit(t, 0, 0, 1), 2, nil)); diff != "" {
 		t.Errorf("after delete and replace (-want +got):\n%s", diff)
+	}
+	d.put(1, unit(t, 0, 1, 0), "a.example", 10)
+	if d.len() != 5 || d.deleted != 0 {
+		t.Errorf("after revival len = %d, deleted = %d; want 5, 0", d.len(), d.deleted)
 	}
 
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := f.search(canceled, unit(t, 1, 0, 0), 1, nil); !errors.Is(err, context.Canceled) {
+	if _, err := d.search(canceled, d.query(unit(t, 1, 0, 0)), 1, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("search with a canceled context: %v", err)
+	}
+}
+
+func TestQuantizedDotTracksExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	d := newDenseIndex()
+	for range 200 {
+		a, b := make([]float32, 384), make([]float32, 384)
+		for i := range a {
+			a[i], b[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+		}
+		ua, _ := normalize(a)
+		ub, _ := normalize(b)
+		qa, qb := d.query(ua), newDenseIndex().query(ub)
+		got := float64(dot8(qa.codes, qb.codes)) * float64(qa.scale) * float64(qb.scale)
+		var want float64
+		for i := range ua {
+			want += float64(ua[i]) * float64(ub[i])
+		}
+		if math.Abs(got-want) > 0.01 {
+			t.Fatalf("int8 dot %.4f, exact %.4f", got, want)
+		}
+	}
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	if !littleEndian {
+		t.Skip("snapshots need a little-endian machine")
+	}
+	d := newDenseIndex()
+	for i := range 50 {
+		v := make([]float32, 70)
+		v[i%70], v[(i*7)%70] = 1, -0.5
+		u, _ := normalize(v)
+		d.put(int64(2*i+1), u, fmt.Sprintf("d%d.example", i%3), int64(i))
+	}
+	d.put(200, make([]float32, 70), "zero.example", noDate)
+	d.delete(7)
+	path := filepath.Join(t.TempDir(), "x.dense")
+	if err := writeSnapshot(path, d, 42); err != nil {
+		t.Fatal(err)
+	}
+	m, gen, err := readSnapshot(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	c := d.compacted()
+	if gen != 42 || m.len() != c.len() || m.dim != 70 {
+		t.Fatalf("read gen %d, %d rows of %d dims; want 42, %d of 70", gen, m.len(), m.dim, c.len())
+	}
+	for _, field := range []struct {
+		name      string
+		got, want any
+	}{
+		{"rids", m.rids, c.rids}, {"published", m.published, c.published}, {"domains", m.domains, c.domains},
+		{"flags", m.flags, c.flags}, {"scales", m.scales, c.scales}, {"codes", m.codes, c.codes},
+		{"signs", m.signs, c.signs}, {"domain names", m.domainNames, c.domainNames},
+	} {
+		if diff := cmp.Diff(field.want, field.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", field.name, diff)
+		}
+	}
+	// A mapped index is copied before its first write.
+	m.put(301, unit(t, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10), "new.example", 1)
+	if m.mapped != nil || m.len() != c.len()+1 {
+		t.Errorf("after a put: mapped %v, len %d", m.mapped != nil, m.len())
+	}
+
+	for name, corrupt := range map[string]func([]byte) []byte{
+		"truncated": func(b []byte) []byte { return b[:len(b)-8] },
+		"bad magic": func(b []byte) []byte { b[0] ^= 1; return b },
+		"rids out of order": func(b []byte) []byte {
+			copy(b[snapshotHeader:], b[snapshotHeader+8:snapshotHeader+16])
+			return b
+		},
+	} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(t.TempDir(), "bad.dense")
+		if err := os.WriteFile(bad, corrupt(raw), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := readSnapshot(bad); err == nil {
+			t.Errorf("%s snapshot read without error", name)
+		}
 	}
 }
 
@@ -122,52 +206,16 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-// TestApproximateAbove checks that the graph is built once the store
-// outgrows the threshold, at write time and at open, and dropped below it.
-func TestApproximateAbove(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "p.db")
-	cfg := EmbeddedConfig{ApproximateAbove: 10}
-	e, err := OpenEmbedded(ctx, path, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	put := func(from, to int) {
-		t.Helper()
-		var ps []evidence.Passage
-		var vs [][]float32
-		for i := from; i < to; i++ {
-			ps = append(ps, evidence.Passage{ID: fmt.Sprint(i), SourceID: fmt.Sprint("s", i), Text: "text"})
-			vs = append(vs, []float32{1, float32(i)})
+func TestDot8(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 100, 384} {
+		a, b := make([]int8, n), make([]int8, n)
+		var want int32
+		for i := range a {
+			a[i], b[i] = int8(i*37-128), int8(127-i*11)
+			want += int32(a[i]) * int32(b[i])
 		}
-		if err := e.Upsert(ctx, ps, vs); err != nil {
-			t.Fatal(err)
+		if got := dot8(a, b); got != want {
+			t.Errorf("dot8 of %d components = %d, want %d", n, got, want)
 		}
-	}
-	put(0, 10)
-	if e.approx != nil {
-		t.Error("approximate index built at 10 passages with a threshold of 10")
-	}
-	put(10, 11)
-	if e.approx == nil || len(e.approx.keyOf) != 11 {
-		t.Fatal("approximate index not built above the threshold")
-	}
-	e.Close()
-	if e, err = OpenEmbedded(ctx, path, cfg); err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if e.approx == nil || len(e.approx.keyOf) != 11 {
-		t.Fatal("approximate index not built at open")
-	}
-	hits, err := e.Search(ctx, Query{Vector: []float32{1, 5}, K: 1})
-	if err != nil || len(hits) != 1 || hits[0].Passage.ID != "5" {
-		t.Errorf("approximate search = %+v, %v; want passage 5", hits, err)
-	}
-	if err := e.DeleteSource(ctx, "s3"); err != nil {
-		t.Fatal(err)
-	}
-	if e.approx != nil {
-		t.Error("approximate index kept at 10 passages")
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kljensen/snowball/english"
+	"github.com/viterin/vek/vek32"
+
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -80,42 +83,100 @@ func normalizeFilter(f Filter) filter {
 func (f filter) empty() bool { return f.domains == nil && f.since == noDate }
 
 // denseSearch returns the n passages most similar to the unit vector u, of
-// dim dimensions; u nil (a zero query vector) finds nothing.
+// dim dimensions; u nil (a zero query vector) finds nothing. The dense
+// index proposes candidates from its compressed vectors (see denseIndex);
+// they are re-scored here with their exact vectors.
 func (e *Embedded) denseSearch(ctx context.Context, u []float32, dim, n int, f filter) ([]scored, error) {
+	cand, err := e.denseCandidates(ctx, u, dim, n, f)
+	if err != nil || len(cand) == 0 {
+		return nil, err
+	}
+	return e.rescore(ctx, u, cand, n)
+}
+
+// denseCandidates runs the dense index's stages under the read lock.
+func (e *Embedded) denseCandidates(ctx context.Context, u []float32, dim, n int, f filter) ([]scored, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	if e.exact.len() == 0 {
+	d := e.dense
+	if d.len() == 0 {
 		return nil, nil
 	}
-	if dim != e.exact.dim {
-		return nil, fmt.Errorf("query vector has %d dimensions; this store holds %d-dimensional vectors", dim, e.exact.dim)
+	if dim != d.dim {
+		return nil, fmt.Errorf("query vector has %d dimensions; this store holds %d-dimensional vectors", dim, d.dim)
 	}
 	if u == nil {
 		return nil, nil
 	}
-	// The graph knows nothing of filters; a filtered search scans, which
-	// is also exact.
-	if e.approx != nil && f.empty() {
-		return e.approx.search(u, n, e.exact), nil
-	}
 	var keep func(int) bool
 	if !f.empty() {
+		var domains map[uint32]bool
+		if f.domains != nil {
+			domains = map[uint32]bool{}
+			for name := range f.domains {
+				if id, ok := d.domainIDs[name]; ok {
+					domains[id] = true
+				}
+			}
+		}
 		keep = func(r int) bool {
-			return (f.domains == nil || f.domains[e.exact.domains[r]]) &&
-				(f.since == noDate || (e.exact.published[r] != noDate && e.exact.published[r] >= f.since))
+			return (domains == nil || domains[d.domains[r]]) &&
+				(f.since == noDate || (d.published[r] != noDate && d.published[r] >= f.since))
 		}
 	}
-	return e.exact.search(ctx, u, n, keep)
+	return d.search(ctx, d.query(u), n, keep)
+}
+
+// rescore scores the candidates by their exact vectors, read from the
+// database, and returns the best n. A candidate deleted since is left out.
+func (e *Embedded) rescore(ctx context.Context, u []float32, cand []scored, n int) ([]scored, error) {
+	args := make([]any, len(cand))
+	ps := make([]string, len(cand))
+	for i, c := range cand {
+		args[i], ps[i] = c.rid, fmt.Sprintf("$%d", i+1)
+	}
+	rows, err := e.db.QueryContext(ctx, "SELECT rid, vec FROM passages WHERE rid IN ("+strings.Join(ps, ", ")+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("read vectors: %w", err)
+	}
+	defer rows.Close()
+	out := make([]scored, 0, len(cand))
+	for rows.Next() {
+		var s scored
+		var blob []byte
+		if err := rows.Scan(&s.rid, &blob); err != nil {
+			return nil, fmt.Errorf("read vectors: %w", err)
+		}
+		v, err := decodeVector(blob)
+		if err != nil || len(v) != len(u) {
+			return nil, fmt.Errorf("read vector of row %d: %d dimensions, %v", s.rid, len(v), err)
+		}
+		s.score = float64(vek32.Dot(u, v))
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read vectors: %w", err)
+	}
+	sortScored(out)
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
 }
 
 // sparseSearch returns up to n passages ranked by BM25 for the content terms
 // of text. FTS5's bm25() is lower-better; the text column weighs twice the
 // title, which repeats on every passage of a source.
 func (e *Embedded) sparseSearch(ctx context.Context, text string, n int, f filter) ([]scored, error) {
-	match := matchQuery(text)
-	if match == "" {
+	terms := contentTerms(text, maxQueryTerms)
+	if len(terms) == 0 {
 		return nil, nil
 	}
+	terms, err := e.pruneTerms(ctx, terms)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	match := matchTerms(terms)
 	args := []any{match}
 	arg := func(v any) string {
 		args = append(args, v)
@@ -125,11 +186,10 @@ func (e *Embedded) sparseSearch(ctx context.Context, text string, n int, f filte
 	if f.empty() {
 		// Rank inside the FTS table and join only the top n: joining every
 		// match to its passage row first costs as much again as ranking.
-		q = `SELECT p.id, f.r FROM (SELECT rowid AS rid, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
-			WHERE passages_fts MATCH $1 ORDER BY r, rowid LIMIT ` + arg(n) + `) f
-			JOIN passages p ON p.rid = f.rid ORDER BY f.r, f.rid`
+		q = `SELECT rowid, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
+			WHERE passages_fts MATCH $1 ORDER BY r, rowid LIMIT ` + arg(n)
 	} else {
-		q = `SELECT p.id, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
+		q = `SELECT p.rid, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
 			JOIN passages p ON p.rid = passages_fts.rowid WHERE passages_fts MATCH $1`
 		if f.domains != nil {
 			var ps []string
@@ -151,7 +211,7 @@ func (e *Embedded) sparseSearch(ctx context.Context, text string, n int, f filte
 	var out []scored
 	for rows.Next() {
 		var s scored
-		if err := rows.Scan(&s.id, &s.score); err != nil {
+		if err := rows.Scan(&s.rid, &s.score); err != nil {
 			return nil, fmt.Errorf("full-text search: %w", err)
 		}
 		s.score = -s.score
@@ -163,28 +223,98 @@ func (e *Embedded) sparseSearch(ctx context.Context, text string, n int, f filte
 	return out, nil
 }
 
+// pruneTerms leaves out of a query the commonest of its terms while the
+// postings of all of them exceed EmbeddedConfig.MaxRankedPostings, keeping at least the
+// rarest. What it leaves out weighs least in BM25 (idf falls with document
+// frequency) and matches most rows: passages that hold only dropped terms
+// are not ranked, and the kept terms rank the rest among themselves. Below
+// the bound, as on SciFact's 5,183 abstracts, every term stays and the
+// ranking is FTS5's BM25 over the whole query. Document frequencies come
+// from the fts5vocab table; a term is looked up by its Snowball stem and as
+// it is (FTS5 stems with the Porter algorithm, which mostly agrees), and a
+// term found neither way counts as rare and is kept.
+func (e *Embedded) pruneTerms(ctx context.Context, terms []string) ([]string, error) {
+	if len(terms) < 2 || e.cfg.MaxRankedPostings < 0 {
+		return terms, nil
+	}
+	keys := make([]any, 0, 2*len(terms))
+	ps := make([]string, 0, 2*len(terms))
+	stem := make([]string, len(terms))
+	for i, t := range terms {
+		stem[i] = english.Stem(t, false)
+		for _, k := range []string{stem[i], t} {
+			keys = append(keys, k)
+			ps = append(ps, fmt.Sprintf("$%d", len(keys)))
+		}
+	}
+	rows, err := e.db.QueryContext(ctx, "SELECT term, doc FROM passages_fts_vocab WHERE term IN ("+strings.Join(ps, ", ")+")", keys...)
+	if err != nil {
+		return nil, fmt.Errorf("read term frequencies: %w", err)
+	}
+	defer rows.Close()
+	docs := map[string]int{}
+	for rows.Next() {
+		var term string
+		var n int
+		if err := rows.Scan(&term, &n); err != nil {
+			return nil, fmt.Errorf("read term frequencies: %w", err)
+		}
+		docs[term] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read term frequencies: %w", err)
+	}
+	df := make([]int, len(terms))
+	total := 0
+	for i, t := range terms {
+		n, ok := docs[stem[i]]
+		if !ok {
+			n = docs[t]
+		}
+		df[i] = n
+		total += n
+	}
+	limit := e.cfg.MaxRankedPostings
+	if total <= limit {
+		return terms, nil
+	}
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return df[a] - df[b] })
+	keep := make([]bool, len(terms))
+	sum := 0
+	for n, i := range order {
+		if n > 0 && sum+df[i] > limit {
+			break
+		}
+		keep[i] = true
+		sum += df[i]
+	}
+	var out []string
+	for i, t := range terms {
+		if keep[i] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
 // fuse merges ranked lists by reciprocal rank fusion and returns the first
-// k, best first, ties by ID.
+// k, best first, ties by row ID (the order of insertion).
 func fuse(k int, lists ...[]scored) []scored {
-	sum := map[string]float64{}
+	sum := map[int64]float64{}
 	for _, l := range lists {
 		for r, s := range l {
-			sum[s.id] += 1 / float64(RRFK+r+1)
+			sum[s.rid] += 1 / float64(RRFK+r+1)
 		}
 	}
 	out := make([]scored, 0, len(sum))
-	for id, s := range sum {
-		out = append(out, scored{id: id, score: s})
+	for rid, s := range sum {
+		out = append(out, scored{rid: rid, score: s})
 	}
-	slices.SortFunc(out, func(a, b scored) int {
-		switch {
-		case worse(b, a):
-			return -1
-		case worse(a, b):
-			return 1
-		}
-		return 0
-	})
+	sortScored(out)
 	if len(out) > k {
 		out = out[:k]
 	}
@@ -202,31 +332,32 @@ func (e *Embedded) passages(ctx context.Context, ranked []scored) ([]Hit, error)
 	args := make([]any, len(ranked))
 	ps := make([]string, len(ranked))
 	for i, s := range ranked {
-		args[i], ps[i] = s.id, fmt.Sprintf("$%d", i+1)
+		args[i], ps[i] = s.rid, fmt.Sprintf("$%d", i+1)
 	}
-	rows, err := e.db.QueryContext(ctx, "SELECT "+passageColumns+" FROM passages WHERE id IN ("+strings.Join(ps, ", ")+")", args...)
+	rows, err := e.db.QueryContext(ctx, "SELECT rid, "+passageColumns+" FROM passages WHERE rid IN ("+strings.Join(ps, ", ")+")", args...)
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
 	defer rows.Close()
-	byID := make(map[string]evidence.Passage, len(ranked))
+	byRID := make(map[int64]evidence.Passage, len(ranked))
 	for rows.Next() {
 		var p evidence.Passage
+		var rid int64
 		var published sql.NullInt64
-		if err := rows.Scan(&p.ID, &p.SourceID, &p.Ordinal, &p.Text, &p.URL, &p.Domain, &p.Title, &published, &p.Reliability); err != nil {
+		if err := rows.Scan(&rid, &p.ID, &p.SourceID, &p.Ordinal, &p.Text, &p.URL, &p.Domain, &p.Title, &published, &p.Reliability); err != nil {
 			return nil, fmt.Errorf("read passages: %w", err)
 		}
 		if published.Valid {
 			p.PublishedAt = time.UnixMicro(published.Int64).UTC()
 		}
-		byID[p.ID] = p
+		byRID[rid] = p
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, s := range ranked {
-		if p, ok := byID[s.id]; ok {
+		if p, ok := byRID[s.rid]; ok {
 			hits = append(hits, Hit{Passage: p, Score: s.score})
 		}
 	}

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -47,8 +48,11 @@ func contentTerms(s string, max int) []string {
 // of letters and digits holds no quote to escape), joined by OR so that BM25
 // ranks passages by how many of them they hold and how rare they are. It
 // returns "" when the text has no content term.
-func matchQuery(text string) string {
-	terms := contentTerms(text, maxQueryTerms)
+func matchQuery(text string) string { return matchTerms(contentTerms(text, maxQueryTerms)) }
+
+// matchTerms is matchQuery of terms already taken from the text.
+func matchTerms(terms []string) string {
+	terms = slices.Clone(terms)
 	for i, t := range terms {
 		terms[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 	}

@@ -102,6 +102,9 @@ type Scorer struct {
 // the raw score to 0-100.
 func New(cfg Config, cal Calibrator) *Scorer { return &Scorer{cfg: cfg, cal: cal} }
 
+// WithConfig returns a Scorer with cfg and the same calibration.
+func (s *Scorer) WithConfig(cfg Config) *Scorer { return &Scorer{cfg: cfg, cal: s.cal} }
+
 // Config returns the scorer's configuration.
 func (s *Scorer) Config() Config { return s.cfg }
 
@@ -123,7 +126,7 @@ func (s *Scorer) Features(js []evidence.Judged) evidence.Features {
 		f.CMax = math.Max(f.CMax, j.Contradict)
 		f.RecMax = math.Max(f.RecMax, j.Recency)
 		if j.Entail >= s.cfg.AgreeEntail && j.Contradict < s.cfg.AgreeContradict {
-			agree[j.Origin()] = true
+			agree[j.CountingOrigin()] = true
 		}
 	}
 	f.AgreeDom = len(agree)

@@ -117,8 +117,13 @@ func readDocumentUpload(c *gin.Context) (citations.Document, error) {
 	if fh.Size > maxDocumentBytes {
 		return citations.Document{}, evidence.Invalid("file", "is %d bytes; the limit is %d", fh.Size, maxDocumentBytes)
 	}
-	name := filepath.Base(filepath.Clean("/" + fh.Filename))
+	name := uploadName(fh.Filename)
 	format := c.PostForm("format")
+	for _, field := range []struct{ name, value string }{{"file", fh.Filename}, {"format", format}} {
+		if err := evidence.CheckText(field.name, field.value); err != nil {
+			return citations.Document{}, err
+		}
+	}
 	if format == "" {
 		f, ok := documentFormats[strings.ToLower(filepath.Ext(name))]
 		if !ok {
@@ -140,6 +145,9 @@ func readDocumentUpload(c *gin.Context) (citations.Document, error) {
 	}
 	if strings.TrimSpace(string(body)) == "" {
 		return citations.Document{}, evidence.Invalid("file", "is empty")
+	}
+	if err := evidence.CheckText("file", string(body)); err != nil {
+		return citations.Document{}, err
 	}
 	return citations.Document{Text: string(body), Format: format, Path: name}, nil
 }

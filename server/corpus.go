@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -63,12 +65,15 @@ type ingestRequest struct {
 // ingest enqueues a job. JSON bodies name http(s) URLs; multipart bodies
 // carry files (field "file", repeatable) and optional "url" fields. Server
 // paths are never accepted from a client: a client could otherwise read any
-// file the server can.
+// file the server can. A request that fails leaves no upload behind.
 func (s *Server) ingest(c *gin.Context) {
-	var sources []string
+	var (
+		sources []string
+		dir     string // this request's upload directory, "" when none
+	)
 	if strings.HasPrefix(c.ContentType(), "multipart/") {
 		var err error
-		if sources, err = s.saveUploads(c); err != nil {
+		if sources, dir, err = s.saveUploads(c); err != nil {
 			s.writeError(c, err)
 			return
 		}
@@ -88,11 +93,12 @@ func (s *Server) ingest(c *gin.Context) {
 	}
 	j, err := s.deps.Jobs.Submit(c.Request.Context(), sources)
 	if err != nil {
+		s.removeUploads(dir)
 		s.writeError(c, err)
 		return
 	}
 	c.Header("Location", "/v1/jobs/"+j.ID)
-	c.JSON(http.StatusAccepted, j)
+	c.JSON(http.StatusAccepted, s.publicJob(j))
 }
 
 func checkURL(raw string) error {
@@ -103,53 +109,166 @@ func checkURL(raw string) error {
 	return nil
 }
 
-// saveUploads stores uploaded files under the upload directory and returns
-// their paths, plus any "url" fields.
-func (s *Server) saveUploads(c *gin.Context) ([]string, error) {
+// saveUploads stores uploaded files in a new directory under the upload
+// directory and returns their paths, plus any "url" fields, and the
+// directory ("" when there were no files). Two files of the same name are
+// stored under distinct names ("a.html", "a-2.html"). On error nothing is
+// left behind.
+func (s *Server) saveUploads(c *gin.Context) (sources []string, dir string, err error) {
 	if s.cfg.UploadDir == "" {
-		return nil, evidence.Invalid("file", "uploads are not enabled on this server")
+		return nil, "", evidence.Invalid("file", "uploads are not enabled on this server")
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxUploadBytes+1<<20)
 	form, err := c.MultipartForm()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, evidence.Invalid("file", "uploads exceed the limit of %d bytes", maxUploadBytes)
+			return nil, "", evidence.Invalid("file", "uploads exceed the limit of %d bytes", maxUploadBytes)
 		}
-		return nil, evidence.Invalid("body", "is not a valid multipart form: %v", err)
+		return nil, "", evidence.Invalid("body", "is not a valid multipart form: %v", err)
 	}
-	var sources []string
+	defer form.RemoveAll() // the temporary files of large parts
+	for name, values := range form.Value {
+		for i, v := range values {
+			if err := evidence.CheckText(fmt.Sprintf("%s[%d]", name, i), v); err != nil {
+				return nil, "", err
+			}
+		}
+	}
 	for i, raw := range form.Value["url"] {
 		if err := checkURL(raw); err != nil {
-			return nil, evidence.Invalid(fmt.Sprintf("url[%d]", i), "%v", err)
+			return nil, "", evidence.Invalid(fmt.Sprintf("url[%d]", i), "%v", err)
 		}
 		sources = append(sources, raw)
 	}
 	files := form.File["file"]
 	if len(files) > maxUploadFiles {
-		return nil, evidence.Invalid("file", "has %d files; the limit is %d", len(files), maxUploadFiles)
+		return nil, "", evidence.Invalid("file", "has %d files; the limit is %d", len(files), maxUploadFiles)
 	}
 	if len(files) == 0 && len(sources) == 0 {
-		return nil, evidence.Invalid("file", "send at least one file or url field")
+		return nil, "", evidence.Invalid("file", "send at least one file or url field")
 	}
-	dir := filepath.Join(s.cfg.UploadDir, jobs.NewID())
-	if len(files) > 0 {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, fmt.Errorf("create upload directory: %w", err)
+	names := make([]string, len(files))
+	taken := map[string]bool{}
+	for i, fh := range files {
+		field := fmt.Sprintf("file[%d]", i)
+		if err := evidence.CheckText(field, fh.Filename); err != nil {
+			return nil, "", err
 		}
+		name := uploadName(fh.Filename)
+		if !uploadExts[strings.ToLower(filepath.Ext(name))] {
+			return nil, "", evidence.Invalid(field, "%q is not .html, .htm, .md, .markdown, .txt, .jsonl or .pdf", clipName(fh.Filename))
+		}
+		names[i] = distinctName(name, taken)
+	}
+	if len(files) == 0 {
+		return sources, "", nil
+	}
+	dir = filepath.Join(s.cfg.UploadDir, jobs.NewID())
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, "", fmt.Errorf("create upload directory: %w", err)
 	}
 	for i, fh := range files {
-		name := filepath.Base(filepath.Clean("/" + fh.Filename))
-		if !uploadExts[strings.ToLower(filepath.Ext(name))] {
-			return nil, evidence.Invalid(fmt.Sprintf("file[%d]", i), "%q is not .html, .htm, .md, .markdown, .txt, .jsonl or .pdf", fh.Filename)
-		}
-		path := filepath.Join(dir, name)
+		path := filepath.Join(dir, names[i])
 		if err := saveFile(fh, path); err != nil {
-			return nil, fmt.Errorf("save upload %s: %w", name, err)
+			s.removeUploads(dir)
+			return nil, "", fmt.Errorf("save upload %s: %w", names[i], err)
 		}
 		sources = append(sources, path)
 	}
-	return sources, nil
+	return sources, dir, nil
+}
+
+// uploadName is the base name of a client's file name, with no directory
+// part whatever the client's path separator.
+func uploadName(filename string) string {
+	name := filepath.Base(filepath.Clean("/" + strings.ReplaceAll(filename, `\`, "/")))
+	if name == "/" || name == "." {
+		return ""
+	}
+	return name
+}
+
+// distinctName returns name, or name with "-2", "-3", ... before its
+// extension, whichever taken (keys in lower case, as file systems may
+// ignore case) does not hold yet, and marks it taken.
+func distinctName(name string, taken map[string]bool) string {
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	out := name
+	for n := 2; taken[strings.ToLower(out)]; n++ {
+		out = stem + "-" + strconv.Itoa(n) + ext
+	}
+	taken[strings.ToLower(out)] = true
+	return out
+}
+
+// removeUploads deletes one request's upload directory; "" is none.
+func (s *Server) removeUploads(dir string) {
+	if dir == "" {
+		return
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		s.log.Warn("remove uploads of a failed request", "dir", dir, "err", err)
+	}
+}
+
+// publicJob is j as clients see it, without paths on the server: an
+// uploaded file is named "upload:<upload id>/<file name>" and any other
+// file (the demo corpus serve ingests) by its base name, in the sources,
+// the errors and the message alike.
+func (s *Server) publicJob(j corpus.Job) corpus.Job {
+	var prefixes []string
+	if s.cfg.UploadDir != "" {
+		// Ingest reports files by absolute path; the job lists them as
+		// given.
+		prefixes = append(prefixes, filepath.Clean(s.cfg.UploadDir)+string(filepath.Separator))
+		if abs, err := filepath.Abs(s.cfg.UploadDir); err == nil && abs+string(filepath.Separator) != prefixes[0] {
+			prefixes = append([]string{abs + string(filepath.Separator)}, prefixes...)
+		}
+	}
+	var pairs []string
+	for _, src := range j.Sources {
+		if checkURL(src) == nil {
+			continue
+		}
+		name := filepath.Base(src)
+		for _, p := range prefixes {
+			if rest, ok := strings.CutPrefix(src, p); ok {
+				name = "upload:" + filepath.ToSlash(rest)
+				break
+			}
+		}
+		pairs = append(pairs, src, name)
+		if abs, err := filepath.Abs(src); err == nil && abs != src {
+			pairs = append(pairs, abs, name)
+		}
+	}
+	if len(pairs) == 0 {
+		return j
+	}
+	// Longest first, so that a path is never replaced by a part of it.
+	type pair struct{ from, to string }
+	ps := make([]pair, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		ps = append(ps, pair{pairs[i], pairs[i+1]})
+	}
+	slices.SortFunc(ps, func(a, b pair) int { return len(b.from) - len(a.from) })
+	flat := make([]string, 0, len(pairs))
+	for _, p := range ps {
+		flat = append(flat, p.from, p.to)
+	}
+	hide := strings.NewReplacer(flat...).Replace
+	j.Sources = slices.Clone(j.Sources)
+	for i, src := range j.Sources {
+		j.Sources[i] = hide(src)
+	}
+	j.Errors = slices.Clone(j.Errors)
+	for i, e := range j.Errors {
+		j.Errors[i] = corpus.JobError{Source: hide(e.Source), Reason: hide(e.Reason)}
+	}
+	j.Message = hide(j.Message)
+	return j
 }
 
 func saveFile(fh *multipart.FileHeader, path string) error {
@@ -182,7 +301,7 @@ func (s *Server) job(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, j)
+	c.JSON(http.StatusOK, s.publicJob(j))
 }
 
 func (s *Server) listJobs(c *gin.Context) {
@@ -198,6 +317,9 @@ func (s *Server) listJobs(c *gin.Context) {
 	}
 	if js == nil {
 		js = []corpus.Job{}
+	}
+	for i := range js {
+		js[i] = s.publicJob(js[i])
 	}
 	c.JSON(http.StatusOK, gin.H{"jobs": js})
 }
@@ -255,7 +377,19 @@ func (s *Server) stats(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, st)
+	if s.deps.Storage == nil {
+		c.JSON(http.StatusOK, st)
+		return
+	}
+	use, err := retention.StorageOf(c.Request.Context(), s.deps.Storage, s.cfg.UploadDir)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, struct {
+		corpus.Stats
+		Storage retention.Storage `json:"storage"`
+	}{st, use})
 }
 
 // intQuery reads an integer query parameter within [min, max].

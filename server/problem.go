@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
@@ -25,6 +27,9 @@ type Problem struct {
 	Status int    `json:"status"`
 	Detail string `json:"detail,omitempty"`
 	Field  string `json:"field,omitempty"`
+	// Reason is the code of a 422: why the text is not a checkable claim
+	// (question, imperative, opinion, no_verb).
+	Reason string `json:"reason,omitempty"`
 }
 
 // NotFoundError reports a missing resource; it carries the kind and id the
@@ -71,6 +76,7 @@ type failedAgent interface {
 func problemFor(err error) Problem {
 	var (
 		ie *evidence.InputError
+		nc *claim.NotCheckable
 		nf *NotFoundError
 		ue *UnavailableError
 		un unavailable
@@ -80,10 +86,14 @@ func problemFor(err error) Problem {
 	switch {
 	case errors.As(err, &ie):
 		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
+	case errors.As(err, &nc):
+		return Problem{Type: "https://verity.dev/problems/not-a-claim", Title: "Not a checkable claim", Status: http.StatusUnprocessableEntity, Detail: nc.Error(), Field: "claim", Reason: nc.Reason}
 	case errors.As(err, &nf):
 		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
 	case errors.As(err, &se):
 		return Problem{Type: "https://verity.dev/problems/model-output", Title: "Invalid model output", Status: http.StatusBadGateway, Detail: fmt.Sprintf("model %s did not produce valid output after %d attempts", se.Model, se.Attempts)}
+	case errors.Is(err, errBodyTimeout):
+		return Problem{Type: "https://verity.dev/problems/body-timeout", Title: "Request timeout", Status: http.StatusRequestTimeout, Detail: "the request body did not arrive within the server's read timeout"}
 	case errors.Is(err, jobs.ErrBusy):
 		return Problem{Type: "https://verity.dev/problems/busy", Title: "Busy", Status: http.StatusServiceUnavailable, Detail: "the ingest queue is full; try again later"}
 	case errors.As(err, &ue):
@@ -129,12 +139,21 @@ func writeProblem(c *gin.Context, p Problem) {
 	c.AbortWithStatusJSON(p.Status, p)
 }
 
+// errBodyTimeout reports a request body that was sent too slowly.
+var errBodyTimeout = errors.New("request body timed out")
+
 // bindJSON decodes a JSON request body into v strictly: unknown fields,
 // wrong types, trailing data, an empty body and a body over limit bytes are
 // *evidence.InputError naming the field.
 func bindJSON(c *gin.Context, limit int64, v any) error {
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	dec := json.NewDecoder(body)
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	if err != nil {
+		return jsonInputError(err, limit)
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonInputError(err, limit)
@@ -156,6 +175,8 @@ func jsonInputError(err error, limit int64) error {
 		te  *json.UnmarshalTypeError
 	)
 	switch {
+	case isTimeout(err):
+		return errBodyTimeout
 	case errors.As(err, &mbe):
 		return evidence.Invalid("body", "is larger than the limit of %d bytes", limit)
 	case errors.Is(err, io.EOF):

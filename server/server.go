@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -42,6 +43,29 @@ type Config struct {
 	// UploadDir receives files uploaded to POST /v1/ingest; empty disables
 	// uploads.
 	UploadDir string
+
+	// AllowedOrigins are the browser origins (https://app.example.org)
+	// whose requests are answered, with CORS headers; "*" allows any. The
+	// server's own origin is always allowed. Default none.
+	AllowedOrigins []string
+	// AllowedHosts are the host names the server answers to (the Host
+	// header, port ignored); "*" allows any. Empty checks nothing; serve
+	// fills in the loopback names on a loopback address.
+	AllowedHosts []string
+	// RateLimit is the sustained requests a second of one client (an API
+	// key, or an address without keys) and RateBurst its burst. Zero
+	// RateLimit turns the limit off; RateBurst defaults to 2 s' worth.
+	RateLimit float64
+	RateBurst int
+	// MaxHeavy bounds the requests of each heavy route (fact-check,
+	// citations, ingest) running at once. Default 4.
+	MaxHeavy int
+	// ReadTimeout bounds reading a request, headers and body. Default 30 s.
+	ReadTimeout time.Duration
+	// IdleTimeout closes keep-alive connections idle that long. Default 2 min.
+	IdleTimeout time.Duration
+	// MaxConns bounds the connections open at once. Default 512.
+	MaxConns int
 }
 
 func (c Config) withDefaults() Config {
@@ -53,6 +77,21 @@ func (c Config) withDefaults() Config {
 	}
 	if c.StreamHeartbeat <= 0 {
 		c.StreamHeartbeat = 15 * time.Second
+	}
+	if c.RateLimit > 0 && c.RateBurst <= 0 {
+		c.RateBurst = max(1, int(2*c.RateLimit))
+	}
+	if c.MaxHeavy <= 0 {
+		c.MaxHeavy = 4
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = 30 * time.Second
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 2 * time.Minute
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = 512
 	}
 	return c
 }
@@ -72,22 +111,46 @@ type Deps struct {
 	Jury JuryRunner
 	// Citations serves POST /v1/citations; nil leaves the route out.
 	Citations CitationChecker
+	// Keys, when set, turns authentication on: every route but the probes,
+	// the API description and the web UI's files needs an API key.
+	Keys Keys
+	// Metrics, when set, records the requests and serves GET /metrics.
+	Metrics *Metrics
+	// Storage, when set, adds what the store and the upload directory
+	// hold to GET /v1/stats.
+	Storage retention.UsageStore
 }
 
 // Server is the HTTP API.
 type Server struct {
-	cfg    Config
-	deps   Deps
-	log    *slog.Logger
-	engine *gin.Engine
+	cfg     Config
+	deps    Deps
+	log     *slog.Logger
+	engine  *gin.Engine
+	metrics *Metrics
+	limiter *rateLimiter
 }
 
 // New builds the routes.
 func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{cfg: cfg.withDefaults(), deps: deps, log: logger, engine: gin.New()}
+	s := &Server{cfg: cfg.withDefaults(), deps: deps, log: logger, engine: gin.New(), metrics: deps.Metrics}
+	if s.cfg.RateLimit > 0 {
+		s.limiter = newRateLimiter(s.cfg.RateLimit, s.cfg.RateBurst)
+	}
+	s.deps.Verifier = s.metrics.Verifier(deps.Verifier)
+	if deps.Jobs != nil && s.metrics != nil {
+		s.deps.Jobs = countedJobs{deps.Jobs, s.metrics}
+	}
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.recoverer(), s.accessLog())
+	// The order matters: an ID and a count for every request, then the
+	// checks that need no work (host, origin, key, rate, media type),
+	// then the cap on heavy routes. Slow bodies are cut by the
+	// http.Server's ReadTimeout (see HTTPServer), which net/http lifts
+	// once the body is read, so long streams are not cut.
+	s.engine.Use(requestID(), s.countRequests(), s.recoverer(), s.accessLog(),
+		s.checkHost(), s.checkOrigin(), s.authenticate(), s.rateLimit(), s.checkContentType(), s.checkRequestText(),
+		s.limitHeavy())
 	s.engine.NoRoute(func(c *gin.Context) {
 		writeProblem(c, Problem{Type: "about:blank", Title: "Not found", Status: http.StatusNotFound, Detail: "no route " + c.Request.Method + " " + c.Request.URL.Path})
 	})
@@ -98,6 +161,9 @@ func New(cfg Config, deps Deps, logger *slog.Logger) *Server {
 	s.engine.GET("/healthz", s.healthz)
 	s.engine.GET("/readyz", s.readyz)
 	s.engine.GET("/openapi.json", s.openapi)
+	if s.metrics != nil {
+		s.engine.GET("/metrics", gin.WrapH(s.metrics.Handler()))
+	}
 
 	v1 := s.engine.Group("/v1", s.timeout())
 	v1.POST("/verify", s.verify)
@@ -122,7 +188,7 @@ func (s *Server) recoverer() gin.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				s.log.Error("handler panicked", "path", c.Request.URL.Path, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				s.log.ErrorContext(c.Request.Context(), "handler panicked", "path", c.Request.URL.Path, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				writeProblem(c, Problem{Type: "about:blank", Title: "Internal server error", Status: http.StatusInternalServerError, Detail: "the server failed to answer; the error is logged"})
 			}
 		}()
@@ -134,7 +200,7 @@ func (s *Server) accessLog() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		s.log.Debug("request", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(), "duration", time.Since(start))
+		s.log.DebugContext(c.Request.Context(), "request", "key", c.GetString(ctxKeyID), "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(), "duration", time.Since(start))
 	}
 }
 

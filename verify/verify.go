@@ -7,10 +7,12 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/verity-fc/verity/ingest"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
@@ -29,7 +31,8 @@ type Judge interface {
 // NumChecker compares the quantities of a claim with those of a passage.
 type NumChecker func(claim, passage string) evidence.NumCheck
 
-// Limits bound a request. The zero value means the defaults below.
+// Limits bound a request and tune the gates that decide which judged
+// passages count. The zero value means the defaults below.
 type Limits struct {
 	// MaxClaimChars bounds the claim, in characters. Default 1,000.
 	MaxClaimChars int
@@ -37,6 +40,17 @@ type Limits struct {
 	MaxDomains int
 	// MaxCitations is 2 or 3; default 3.
 	MaxCitations int
+	// MinAbout is the aboutness (see [evidence.Judged.About]) below which
+	// a passage cannot contradict the claim, in (0,1]. Default
+	// [DefaultMinAbout]; a negative value turns the gate off.
+	MinAbout float64
+	// Credible is the reliability from which a newer passage supersedes an
+	// older time-dependent statement, in [0,1]. Default [DefaultCredible].
+	Credible float64
+	// NearCopy is the Jaccard similarity of word 5-grams from which a
+	// passage counts as a copy of an earlier one, in (0,1]. Default
+	// [DefaultNearCopy]; a negative value turns the check off.
+	NearCopy float64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -48,6 +62,21 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxCitations < 2 || l.MaxCitations > 3 {
 		l.MaxCitations = 3
+	}
+	switch {
+	case l.MinAbout == 0 || l.MinAbout > 1:
+		l.MinAbout = DefaultMinAbout
+	case l.MinAbout < 0:
+		l.MinAbout = 0
+	}
+	if l.Credible <= 0 || l.Credible > 1 {
+		l.Credible = DefaultCredible
+	}
+	switch {
+	case l.NearCopy == 0 || l.NearCopy > 1:
+		l.NearCopy = DefaultNearCopy
+	case l.NearCopy < 0:
+		l.NearCopy = 0
 	}
 	return l
 }
@@ -79,6 +108,18 @@ func New(r Retriever, j Judge, s *scoring.Scorer, num NumChecker, limits Limits)
 	return &Service{retriever: r, judge: j, scorer: s, num: num, limits: limits.withDefaults(), now: time.Now}
 }
 
+// WithScoring returns a Service that scores with cfg (and the same
+// calibration) and shares everything else with s: `verity eval` runs a
+// verdict set under a second policy with it.
+func (s *Service) WithScoring(cfg scoring.Config) *Service {
+	c := *s
+	c.scorer = s.scorer.WithConfig(cfg)
+	return &c
+}
+
+// Scoring returns the scoring configuration.
+func (s *Service) Scoring() scoring.Config { return s.scorer.Config() }
+
 // parsed is a validated Request.
 type parsed struct {
 	claim string
@@ -86,7 +127,8 @@ type parsed struct {
 }
 
 // Validate checks a request and returns an *evidence.InputError naming the
-// first bad field.
+// first bad field, or a *claim.NotCheckable when the claim is a question,
+// an instruction, an opinion or text with no verb (see [claim.Screen]).
 func (s *Service) Validate(req Request) error {
 	_, err := s.parse(req)
 	return err
@@ -128,8 +170,16 @@ func (s *Service) parse(req Request) (parsed, error) {
 		}
 		since = t
 	}
+	// Last: a request with a bad field is a 400 whatever its claim says.
+	if err := checkable(claim); err != nil {
+		return parsed{}, err
+	}
 	return parsed{claim: claim, opts: retrieval.Options{K: req.K, TopN: req.TopN, Domains: domains, Since: since}}, nil
 }
+
+// checkable screens a claim: a question, an instruction, an opinion or a
+// fragment gets no verdict.
+func checkable(text string) error { return claim.Screen(text) }
 
 // ParseDate accepts "2006-01-02" or RFC 3339.
 func ParseDate(s string) (time.Time, error) {
@@ -166,8 +216,7 @@ func (s *Service) Verify(ctx context.Context, req Request) (evidence.Result, err
 // passages they already hold. Passages keep their Relevance and Recency.
 func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.Judged) (evidence.Result, error) {
 	start := s.now()
-	judged := make([]evidence.Judged, len(passages))
-	copy(judged, passages)
+	judged := judgeable(passages)
 	if len(judged) > 0 {
 		texts := make([]string, len(judged))
 		for i, p := range judged {
@@ -186,13 +235,15 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 		}
 	}
 	judgedAt := s.now()
-	f := s.scorer.Features(judged)
+	counted := s.gated(claim, judged)
+	f := s.scorer.Features(counted)
 	v := s.scorer.Verdict(f)
 	res := evidence.Result{
 		Claim:     claim,
 		Verdict:   v,
+		Reason:    s.explain(v, f, judged, counted),
 		Score:     s.scorer.Score(f),
-		Citations: scoring.Citations(judged, v, s.limits.MaxCitations),
+		Citations: scoring.Citations(counted, v, s.limits.MaxCitations),
 		Features:  f,
 		Passages:  judged,
 		TimingsMS: map[string]float64{"judge": ms(judgedAt.Sub(start)), "score": ms(s.now().Sub(judgedAt))},
@@ -204,3 +255,20 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// judgeable returns copies of passages without the sentences ingest marked
+// as addressing a checker ("ignore previous instructions ...") and without
+// such sentences in passages stored before marking: they are neither
+// judged nor cited. A passage with nothing else is left out.
+func judgeable(passages []evidence.Judged) []evidence.Judged {
+	out := make([]evidence.Judged, 0, len(passages))
+	for _, p := range passages {
+		text, _ := ingest.JudgedText(p.Text)
+		if text == "" {
+			continue
+		}
+		p.Text = text
+		out = append(out, p)
+	}
+	return out
+}

@@ -54,6 +54,13 @@ const (
 	refMark
 	// anchorMark is a link to "#id" inside the document.
 	anchorMark
+	// softRefMark is a marker that may be something else: "(2)" and
+	// superscript numbers ("²", "<sup>2</sup>") also enumerate, count or
+	// raise to a power. It cites only when the reference list has an
+	// entry with its label.
+	softRefMark
+	// noURLMark is a work named without a link (HTML "<cite>Title</cite>").
+	noURLMark
 )
 
 // mark is a citation marker taken out of a block's text.
@@ -95,6 +102,18 @@ func (b *builder) text(s string, line int) {
 	}
 	if body != "" {
 		cur := b.b.String()
+		if strings.HasPrefix(body, ")") && len(b.marks) > 0 && b.marks[len(b.marks)-1].off == len(cur) {
+			// "gains (doi:10.1/x)." reads "gains." once the marker is
+			// out: drop the parentheses left empty.
+			if open := strings.TrimRight(cur, " "); strings.HasSuffix(open, "(") {
+				b.truncate(len(strings.TrimRight(open[:len(open)-1], " ")))
+				body = body[1:]
+				cur = b.b.String()
+				if body == "" {
+					return
+				}
+			}
+		}
 		if r, _ := utf8.DecodeRuneInString(body); strings.ContainsRune(".,;:!?)", r) && strings.HasSuffix(cur, " ") {
 			// "gains [2]." reads "gains." once the marker is out.
 			b.truncate(len(cur) - 1)

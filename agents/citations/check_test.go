@@ -90,7 +90,7 @@ func TestSeedCases(t *testing.T) {
 			doc:         fmt.Sprintf("According to Khan Academy, 60%% of students prefer online learning [3].\n\n[3]: %s/khan\n", s.URL),
 			wantVerdict: VerdictVerified, wantStatus: StatusVerified,
 			check: func(t *testing.T, r Report) {
-				if len(r.CriticalIssues) != 0 || len(r.CitationIssues) != 0 || r.Summary.AccuracyScore != 100 {
+				if len(r.CriticalIssues) != 0 || len(r.CitationIssues) != 0 || r.Summary.AccuracyScore == nil || *r.Summary.AccuracyScore != 100 {
 					t.Errorf("report = %+v", r)
 				}
 			},
@@ -136,6 +136,8 @@ func TestStatuses(t *testing.T) {
 		{"slow page", "AI tutoring doubles learning gains for students", "/slow", StatusTimeout, VerdictSourceUnavailable, 0},
 		{"redirect to the metadata address", "AI tutoring doubles learning gains for students", "/to-metadata", StatusBlocked, VerdictSourceUnavailable, 0},
 		{"paywall", "The global AI tutoring market was worth $50 billion in 2023", "/paywall", StatusThinContent, VerdictSourceUnavailable, 0},
+		{"short page stating the claim", "AI tutoring doubles learning gains for students", "/short", StatusVerified, VerdictVerified, 0},
+		{"paywall teaser without the claim", "AI tutoring doubles learning gains for students", "/teaser", StatusThinContent, VerdictSourceUnavailable, 0},
 		{"pdf", "AI tutoring doubles learning gains for students", "/report.pdf", StatusUnsupported, VerdictSourceUnavailable, 0},
 		{"page on something else", "AI tutoring doubles learning gains for students", "/unrelated", StatusClaimNotInSource, VerdictMiscited, 0},
 		{"page without the price", "Duolingo Super costs $4 per month for a learner", "/study", StatusClaimNotInSource, VerdictMiscited, 0},
@@ -149,7 +151,15 @@ func TestStatuses(t *testing.T) {
 			if cl.Citations[0].Status != tt.wantStatus || cl.Verdict != tt.wantVerdict {
 				t.Errorf("status %q verdict %q, want %q %q (issues %+v)", cl.Citations[0].Status, cl.Verdict, tt.wantStatus, tt.wantVerdict, r.CitationIssues)
 			}
-			if len(r.Sources) != 1 || r.Sources[0].Status != statusOfFetch(tt.wantStatus) || r.Sources[0].HTTPStatus != tt.wantHTTP {
+			wantSource := statusOfFetch(tt.wantStatus)
+			if tt.path == "/teaser" {
+				// The page was read; the claim may stand behind its wall.
+				wantSource = StatusOK
+				if !strings.Contains(r.CitationIssues[0].Actual, `paywall marker ("subscribe to continue")`) {
+					t.Errorf("actual = %q, want the marker named", r.CitationIssues[0].Actual)
+				}
+			}
+			if len(r.Sources) != 1 || r.Sources[0].Status != wantSource || r.Sources[0].HTTPStatus != tt.wantHTTP {
 				t.Errorf("sources = %+v", r.Sources)
 			}
 		})
@@ -204,7 +214,7 @@ func TestUnsourcedClaims(t *testing.T) {
 	if diff := cmp.Diff([]string{"line 7 high", "line 8 high"}, crit); diff != "" {
 		t.Errorf("critical issues (-want +got):\n%s", diff)
 	}
-	wantSummary := Summary{TotalClaims: 6, UnverifiedClaims: 6, AccuracyScore: 0}
+	wantSummary := Summary{TotalClaims: 6, UnverifiedClaims: 6, AccuracyScore: ptr(0.0)}
 	if diff := cmp.Diff(wantSummary, r.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -476,5 +486,44 @@ func TestReportJSON(t *testing.T) {
 		if _, ok := m["verification_details"].(map[string]any)[k]; !ok {
 			t.Errorf("verification_details has no %q", k)
 		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestNoClaims: a document without claims has no accuracy score (JSON
+// null) and a warning that names what was looked for.
+func TestNoClaims(t *testing.T) {
+	c := newChecker(t, Deps{}, Config{})
+	r, err := c.Check(context.Background(), Document{Text: "# Notes\n\nWhat should we do next?\n\nI think we should wait.\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.TotalClaims != 0 || r.Summary.AccuracyScore != nil {
+		t.Errorf("summary = %+v, want no claims and no score", r.Summary)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "No claims found") || !strings.Contains(r.Warnings[0], "DOIs") {
+		t.Errorf("warnings = %q", r.Warnings)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"accuracy_score":null`) {
+		t.Errorf("JSON summary lacks accuracy_score null: %s", b)
+	}
+}
+
+// TestContradictionIsCritical: a claim its own source contradicts is a
+// high-severity (critical) issue and listed among the critical issues.
+func TestContradictionIsCritical(t *testing.T) {
+	s := newSite(t)
+	c := newChecker(t, Deps{}, Config{})
+	r := checkOne(t, c, "AI tutoring doubles learning gains compared with classroom instruction", s.URL+"/denial")
+	if len(r.CitationIssues) != 1 || r.CitationIssues[0].Status != StatusContradicted || r.CitationIssues[0].Severity != SeverityHigh {
+		t.Fatalf("citation issues = %+v, want one high contradiction", r.CitationIssues)
+	}
+	if len(r.CriticalIssues) != 1 || r.CriticalIssues[0].URL != s.URL+"/denial" || !strings.Contains(r.CriticalIssues[0].Issue, "contradicts its source") {
+		t.Errorf("critical issues = %+v", r.CriticalIssues)
 	}
 }

@@ -123,12 +123,11 @@ type Config struct {
 	// hold to be on the claim's topic, so that its different figure or
 	// its contradiction counts against the claim. Default 0.5.
 	MinOverlap float64
-	// ThinWords is the least number of words a page must have to be
-	// evidence. Default 25.
-	ThinWords int
-	// WallWords is the least number of words a page showing a paywall,
-	// bot check or consent banner must have besides. Default 150.
-	WallWords int
+	// DOIResolver and ArXivResolver are the URL prefixes DOIs and arXiv
+	// ids are fetched from. Defaults [DOIURL] and [ArXivURL]; a closed
+	// network may run a mirror. Reports name the public URL; the source's
+	// final_url says where the page came from.
+	DOIResolver, ArXivResolver string
 	// MaxSearches bounds the corpus searches for alternative sources.
 	// Default 50.
 	MaxSearches int
@@ -161,9 +160,13 @@ func (c Config) withDefaults() Config {
 	setFloat(&c.StrictOverlap, 0.8)
 	setFloat(&c.ContradictMin, 0.7)
 	setFloat(&c.MinOverlap, 0.5)
-	setInt(&c.ThinWords, 25)
-	setInt(&c.WallWords, 150)
 	setInt(&c.MaxSearches, 50)
+	if c.DOIResolver == "" {
+		c.DOIResolver = DOIURL
+	}
+	if c.ArXivResolver == "" {
+		c.ArXivResolver = ArXivURL
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -258,7 +261,8 @@ func (c *Checker) Check(ctx context.Context, doc Document) (Report, error) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	var claims []claim
-	for _, s := range parseDocument(text, format) {
+	sents := parseDocument(text, format)
+	for _, s := range sents {
 		if s.linkOnly {
 			continue
 		}
@@ -266,6 +270,7 @@ func (c *Checker) Check(ctx context.Context, doc Document) (Report, error) {
 			claims = append(claims, claim{sentence: s, info: info})
 		}
 	}
+	resolveClaims(sents, claims)
 	if len(claims) > c.cfg.MaxClaims {
 		return Report{}, evidence.Invalid("document", "has %d claims; the limit is %d", len(claims), c.cfg.MaxClaims)
 	}

@@ -82,8 +82,10 @@ func parseDocument(text, format string) []sentence {
 	for i, bl := range blocks {
 		link := firstLink(bl)
 		for _, id := range bl.anchors {
-			if link != "" {
-				if _, ok := anchors[id]; !ok {
+			// An entry of a reference section without a link is known
+			// too: a citation of it has no URL to check.
+			if link != "" || inRefs[i] {
+				if u, ok := anchors[id]; !ok || u == "" {
 					anchors[id] = link
 				}
 			}
@@ -93,7 +95,7 @@ func parseDocument(text, format string) []sentence {
 			addEntry(entries, bl.label, entry{url: link, title: bl.text})
 			isEntry[i] = true
 		case bl.kind != proseBlock:
-		case len(bl.marks) > 0 && bl.marks[0].off == 0 && bl.marks[0].kind == refMark && isNumber(bl.marks[0].label) && (inRefs[i] || link != ""):
+		case len(bl.marks) > 0 && bl.marks[0].off == 0 && (bl.marks[0].kind == refMark || bl.marks[0].kind == softRefMark) && isNumber(bl.marks[0].label) && (inRefs[i] || link != ""):
 			// "[2] Author, Title, https://..."
 			addEntry(entries, bl.marks[0].label, entry{url: linkAfter(bl, 1), title: bl.text})
 			isEntry[i] = true
@@ -203,12 +205,26 @@ func resolve(m mark, entries map[string]entry, anchors map[string]string) (cite,
 		return cite{id: m.id, url: m.url}, true
 	case anchorMark:
 		if u, ok := anchors[m.label]; ok {
+			if u == "" {
+				return cite{id: m.id, problem: StatusNoURL}, true
+			}
 			return cite{id: m.id, url: u}, true
 		}
 		if e, ok := entries[m.label]; ok && e.url != "" {
 			return cite{id: m.id, url: e.url}, true
 		}
 		return cite{}, false
+	case softRefMark:
+		e, ok := entries[m.label]
+		switch {
+		case !ok:
+			return cite{}, false
+		case e.url == "":
+			return cite{id: m.id, problem: StatusNoURL}, true
+		}
+		return cite{id: m.id, url: e.url}, true
+	case noURLMark:
+		return cite{id: m.id, problem: StatusNoURL}, true
 	case refMark:
 		e, ok := entries[m.label]
 		switch {

@@ -70,7 +70,7 @@ func TestParseMarkdown(t *testing.T) {
 				"Margins rose per <a href=\"https://v.example/m\">the filing</a>.\n",
 			want: []got{
 				{1, "The 2023 survey found growth.", []string{"[2023 survey] https://s.example/2023"}},
-				{2, "Sales rose ().", []string{"https://t.example/a https://t.example/a"}},
+				{2, "Sales rose.", []string{"https://t.example/a https://t.example/a"}},
 				{3, "Costs fell, see.", []string{"www.u.example/costs https://www.u.example/costs"}},
 				{4, "Margins rose per the filing.", []string{"[the filing] https://v.example/m"}},
 			},
@@ -139,7 +139,7 @@ doubled, says a <a href="https://b.example/study">Harvard study</a>.</p>
 		{5, "The market was worth $50 billion in 2023.", []string{"[1] https://a.example/market"}},
 		{5, "Learning gains doubled, says a Harvard study.", []string{"[Harvard study] https://b.example/study"}},
 		{7, "Costs fell 20%.", []string{"[2] https://f.example/x"}},
-		{7, "Prices & margins rose ().", []string{"https://c.example/p https://c.example/p"}},
+		{7, "Prices & margins rose.", []string{"https://c.example/p https://c.example/p"}},
 		{8, "See the introduction and about.", nil},
 	}
 	if diff := cmp.Diff(want, flatten(parseDocument(doc, FormatHTML))); diff != "" {

@@ -98,6 +98,10 @@ var pages = map[string]string{
 	"/grew": article("Market update",
 		"The global AI tutoring market grew 20% in 2023, although it did not reach its 2021 peak."),
 	"/paywall": "<html><head><title>Markets daily</title></head><body><p>Subscribe to continue reading. Already a subscriber? Sign in to read the full story about the AI tutoring market.</p></body></html>",
+	// A page of 17 words that states the claim plainly.
+	"/short": "<html><head><title>Tutoring note</title></head><body><p>AI tutoring doubles learning gains for students, a controlled trial in 40 schools found in 2023.</p></body></html>",
+	// A paywall with a teaser that does not hold the claim.
+	"/teaser":  "<html><head><title>Markets daily</title></head><body><p>Subscribe to continue reading.</p><p>Education companies reported record revenue this quarter as schools returned.</p></body></html>",
 	"/soft404": "<html><head><title>Page not found</title></head><body><p>Sorry, the page you were looking for does not exist. Try the search box or go back to the home page of the site to find what you need.</p></body></html>",
 }
 

@@ -51,6 +51,18 @@ type htmlReader struct {
 	lists []int
 	// link is the open <a>, if any.
 	link *htmlLink
+	// sup holds the text of an open <sup> without a link: a number there
+	// is a superscript citation marker.
+	sup     *strings.Builder
+	supLine int
+	// cite holds the text of an open <cite>, the title of a cited work;
+	// citeLinked is set when the work is linked.
+	cite       *strings.Builder
+	citeLinked bool
+	// quoteSources are the cite attributes of the open <q> elements and
+	// blockQuotes those of the open <blockquote> elements: the URL the
+	// quotation comes from, "" for none.
+	quoteSources, blockQuotes []string
 }
 
 type htmlLink struct {
@@ -112,11 +124,34 @@ func (r *htmlReader) textToken(raw string, off int) {
 }
 
 func (r *htmlReader) addText(s string, line int) {
+	if r.cite != nil {
+		r.cite.WriteString(s)
+	}
 	if r.link != nil {
 		r.link.text.WriteString(s)
 		return
 	}
+	if r.sup != nil {
+		r.sup.WriteString(s)
+		return
+	}
 	plainMarkers(&r.b, s, line)
+}
+
+// closeSup adds the open <sup>'s text: soft markers when it is a
+// reference number ("2", "[2]", "2,5"), plain text otherwise.
+func (r *htmlReader) closeSup() {
+	s := r.sup
+	if s == nil {
+		return
+	}
+	r.sup = nil
+	inner := strings.Trim(strings.TrimSpace(s.String()), "[]")
+	if numberedRe.MatchString("["+inner+"]") && numberedRe.FindString("["+inner+"]") == "["+inner+"]" {
+		softMarks(&r.b, inner, false)
+		return
+	}
+	plainMarkers(&r.b, s.String(), r.supLine)
 }
 
 func (r *htmlReader) startTag(tok html.Token, selfClosing bool, off int) {
@@ -144,6 +179,10 @@ func (r *htmlReader) startTag(tok html.Token, selfClosing bool, off int) {
 			r.kind, r.level = headingBlock, lvl
 		}
 		switch a {
+		case atom.Blockquote:
+			if !selfClosing && len(r.blockQuotes) < maxHTMLDepth {
+				r.blockQuotes = append(r.blockQuotes, quoteSource(tok))
+			}
 		case atom.Ol:
 			if !selfClosing && len(r.lists) < maxHTMLDepth {
 				r.lists = append(r.lists, max(1, atoiAttr(tok, "start")))
@@ -161,8 +200,19 @@ func (r *htmlReader) startTag(tok html.Token, selfClosing bool, off int) {
 				r.lists[n-1]++
 			}
 		}
+	case a == atom.Sup && !selfClosing && r.link == nil:
+		r.closeSup()
+		r.sup, r.supLine = &strings.Builder{}, r.lineOf(off)
+	case a == atom.Cite && !selfClosing && r.cite == nil:
+		r.cite, r.citeLinked = &strings.Builder{}, false
+	case a == atom.Q && !selfClosing && len(r.quoteSources) < maxHTMLDepth:
+		r.quoteSources = append(r.quoteSources, quoteSource(tok))
 	case a == atom.A:
 		r.closeLink()
+		r.closeSup()
+		if r.cite != nil {
+			r.citeLinked = true
+		}
 		if href, ok := attr(tok, "href"); ok && !selfClosing {
 			r.link = &htmlLink{href: strings.TrimSpace(href), line: r.lineOf(off)}
 		}
@@ -189,9 +239,24 @@ func (r *htmlReader) endTag(tok html.Token) {
 	switch {
 	case a == atom.A:
 		r.closeLink()
+	case a == atom.Sup:
+		r.closeSup()
+	case a == atom.Cite && r.cite != nil:
+		title := strings.Join(strings.Fields(r.cite.String()), " ")
+		r.cite = nil
+		if !r.citeLinked && title != "" {
+			r.closeLink()
+			r.b.mark(mark{kind: noURLMark, id: "[" + clip(title, 80) + "]"})
+		}
+	case a == atom.Q:
+		r.closeQuote()
 	case blockTags[a]:
 		r.closeLink()
+		r.closeSup()
 		r.flush()
+		if n := len(r.blockQuotes); a == atom.Blockquote && n > 0 {
+			r.blockQuotes = r.blockQuotes[:n-1]
+		}
 		if (a == atom.Ol || a == atom.Ul) && len(r.lists) > 0 {
 			r.lists = r.lists[:len(r.lists)-1]
 		}
@@ -209,6 +274,11 @@ func (r *htmlReader) closeLink() {
 }
 
 func (r *htmlReader) flush() {
+	if n := len(r.blockQuotes); n > 0 && r.blockQuotes[n-1] != "" && !r.b.empty() {
+		// Each paragraph of a quotation cites the quotation's source.
+		u := r.blockQuotes[n-1]
+		r.b.mark(mark{kind: linkMark, id: u, url: u})
+	}
 	if !r.b.empty() {
 		bl := r.b.finish(r.kind)
 		bl.level, bl.listNum, bl.anchors = r.level, r.listNum, r.anchors
@@ -222,6 +292,29 @@ func (r *htmlReader) flush() {
 	}
 	r.b = builder{}
 	r.kind, r.level, r.listNum, r.anchors = proseBlock, 0, 0, nil
+}
+
+// quoteSource is a <blockquote> or <q>'s cite attribute when it is a web
+// URL, "" otherwise.
+func quoteSource(tok html.Token) string {
+	if u, ok := attr(tok, "cite"); ok && isWebURL(strings.TrimSpace(u)) {
+		return absoluteURL(strings.TrimSpace(u))
+	}
+	return ""
+}
+
+// closeQuote cites the closing <q>'s source, if it names one.
+func (r *htmlReader) closeQuote() {
+	n := len(r.quoteSources)
+	if n == 0 {
+		return
+	}
+	u := r.quoteSources[n-1]
+	r.quoteSources = r.quoteSources[:n-1]
+	if u != "" {
+		r.closeLink()
+		r.b.mark(mark{kind: linkMark, id: u, url: u})
+	}
 }
 
 func attr(tok html.Token, key string) (string, bool) {

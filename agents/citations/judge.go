@@ -236,7 +236,9 @@ func (c *Checker) decide(info claimInfo, ps []evidence.Judged, ovl []float64) fi
 	case contra >= 0:
 		p := &ps[contra]
 		s := bestSentence(p.Text, ct)
-		return finding{status: StatusContradicted, actual: s, excerpt: s, severity: SeverityMedium, passage: p}
+		// A source that states the opposite of the claim it is cited for
+		// is a critical issue (seed 003's "false attribution" class).
+		return finding{status: StatusContradicted, actual: s, excerpt: s, severity: SeverityHigh, passage: p}
 	}
 	onTopic := false
 	for k := range ps {

@@ -22,7 +22,11 @@ var (
 	linkDefRe     = regexp.MustCompile(`^ {0,3}\[([^\]^][^\]]{0,200})\]:[ \t]*<?([^\s>]+)>?(?:[ \t]+["'(](.*)["')])?[ \t]*$`)
 	listItemRe    = regexp.MustCompile(`^[ \t]*(?:[-*+•]|(\d{1,9})[.)])[ \t]+(.*)$`)
 	// bracketItemRe is a reference list line "[2] Author, Title, URL".
-	bracketItemRe  = regexp.MustCompile(`^[ \t]*(?:[-*+•][ \t]+)?\[\d{1,4}\][ \t]`)
+	bracketItemRe = regexp.MustCompile(`^[ \t]*(?:[-*+•][ \t]+)?(?:\[\d{1,4}\]|\(\d{1,4}\))[ \t]`)
+	// parenItemRe is a reference list line "(2) Author, Title, URL".
+	parenItemRe = regexp.MustCompile(`^\((\d{1,4})\)`)
+	// supRe is an HTML superscript marker: "<sup>2</sup>", "<sup>[2]</sup>".
+	supRe          = regexp.MustCompile(`(?i)^<sup>\s*\[?(\d{1,3}(?:\s*[,\-–]\s*\d{1,3})*)\]?\s*</sup>`)
 	tableSepRe     = regexp.MustCompile(`^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$`)
 	quoteRe        = regexp.MustCompile(`^[ \t]{0,3}(?:>[ \t]?)+`)
 	htmlLinkRe     = regexp.MustCompile(`(?is)^<a\s[^>]*?href\s*=\s*["']([^"']*)["'][^>]*>(.*?)</a\s*>`)
@@ -165,7 +169,8 @@ func readMarkdown(src string) []block {
 		}
 		if bracketItemRe.MatchString(line) {
 			r.start(proseBlock, 0, "")
-			r.inline(&r.b, strings.TrimLeft(strings.TrimSpace(line), "-*+• \t"), n)
+			item := strings.TrimLeft(strings.TrimSpace(line), "-*+• \t")
+			r.inline(&r.b, parenItemRe.ReplaceAllString(item, "[$1]"), n)
 			continue
 		}
 		if m := listItemRe.FindStringSubmatch(line); m != nil {
@@ -288,6 +293,11 @@ func (r *mdReader) inline(b *builder, s string, line int) {
 				plain(i)
 				b.mark(mark{kind: linkMark, id: m, url: absoluteURL(m)})
 				i += len(m) + 1
+				start = i + 1
+			} else if m := supRe.FindStringSubmatch(s[i:]); m != nil {
+				plain(i)
+				softMarks(b, m[1], false)
+				i += len(m[0]) - 1
 				start = i + 1
 			} else if m := htmlLinkRe.FindStringSubmatch(s[i:]); m != nil {
 				plain(i)

@@ -18,6 +18,21 @@ var (
 	footnoteRe = regexp.MustCompile(`^\[\^([^\]\s]{1,64})\]`)
 	// bareURLRe is an http(s) URL or one that starts with "www.".
 	bareURLRe = regexp.MustCompile(`^(?i:https?://|www\.)[^\s<>"\x60]+`)
+	// parenRe is "(2)", "(2, 5)" or "(2-4)".
+	parenRe = regexp.MustCompile(`^\((\d{1,3}(?:\s*[,;\-–]\s*\d{1,3})*)\)`)
+	// doiRe is "doi:10.1038/nature12373" or "DOI: 10.1038/...".
+	doiRe = regexp.MustCompile(`^(?i:doi:[ \t]?)(10\.\d{4,9}/[^\s<>"\x60]+)`)
+	// arxivRe is "arXiv:2301.01234", "arXiv:2301.01234v2" or the old
+	// "arXiv:hep-th/9901001".
+	arxivRe = regexp.MustCompile(`^(?i:arxiv:[ \t]?)(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)`)
+	// supDigits are the superscript digits, by value.
+	supDigits = map[rune]byte{'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9'}
+)
+
+// DOIURL and ArXivURL are where DOIs and arXiv ids resolve.
+const (
+	DOIURL   = "https://doi.org/"
+	ArXivURL = "https://arxiv.org/abs/"
 )
 
 // maxRange bounds the expansion of "[2-40]": a longer range is taken as
@@ -110,6 +125,48 @@ func plainMarkers(b *builder, s string, line int) {
 				i += len(m[0]) - 1
 				start = i + 1
 			}
+		case c == '(':
+			if m := parenRe.FindStringSubmatch(s[i:]); m != nil && i > 0 {
+				b.text(s[start:i], line)
+				softMarks(b, m[1], true)
+				i += len(m[0]) - 1
+				start = i + 1
+			}
+		case (c == 'd' || c == 'D' || c == 'a' || c == 'A') && wordStart(s, i):
+			id, u, n := identifierURL(s[i:])
+			if n == 0 {
+				continue
+			}
+			b.text(s[start:i], line)
+			b.mark(mark{kind: linkMark, id: id, url: u})
+			i += n - 1
+			start = i + 1
+		case c >= 0x80:
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			if _, ok := supDigits[r]; !ok || i == 0 {
+				continue
+			}
+			if !superscriptMayCite(s[:i]) {
+				continue
+			}
+			var num []byte
+			j := i
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				d, ok := supDigits[r]
+				if !ok {
+					break
+				}
+				num = append(num, d)
+				j += size
+			}
+			if next, _ := utf8.DecodeRuneInString(s[j:]); unicode.IsLetter(next) || unicode.IsDigit(next) || len(num) > 3 {
+				continue
+			}
+			b.text(s[start:i], line)
+			softMarks(b, string(num), false)
+			i = j - 1
+			start = j
 		case (c == 'h' || c == 'H' || c == 'w' || c == 'W') && wordStart(s, i):
 			loc := bareURLRe.FindString(s[i:])
 			if loc == "" {
@@ -126,6 +183,50 @@ func plainMarkers(b *builder, s string, line int) {
 		}
 	}
 	b.text(s[start:], line)
+}
+
+// superscriptMayCite reports whether a superscript number after before
+// can be a citation: it follows punctuation or a word of three letters or
+// more, not a number ("10²") or a unit ("m²", "km³").
+func superscriptMayCite(before string) bool {
+	prev, _ := utf8.DecodeLastRuneInString(before)
+	switch {
+	case unicode.IsPunct(prev):
+		return true
+	case !unicode.IsLetter(prev):
+		return false
+	}
+	word := before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:]
+	return utf8.RuneCountInString(word) >= 3
+}
+
+// softMarks adds a soft marker for each reference number of inner ("2",
+// "2, 5", "2-4"), named "(2)" when paren is set and "^2" (a superscript)
+// otherwise.
+func softMarks(b *builder, inner string, paren bool) {
+	for _, n := range numberedLabels(inner) {
+		id := "^" + n
+		if paren {
+			id = "(" + n + ")"
+		}
+		b.mark(mark{kind: softRefMark, id: id, label: n})
+	}
+}
+
+// identifierURL reads a DOI ("doi:10.1038/x") or an arXiv id
+// ("arXiv:2301.01234") at the start of s and returns the id as written,
+// the URL it resolves to and its length in s; n is 0 when s starts with
+// neither.
+func identifierURL(s string) (id, u string, n int) {
+	if m := doiRe.FindStringSubmatch(s); m != nil {
+		doi := trimURL(m[1])
+		n = len(m[0]) - len(m[1]) + len(doi)
+		return "doi:" + doi, DOIURL + doi, n
+	}
+	if m := arxivRe.FindStringSubmatch(s); m != nil {
+		return "arXiv:" + m[1], ArXivURL + m[1], len(m[0])
+	}
+	return "", "", 0
 }
 
 // wordStart reports whether s[i] begins a word.

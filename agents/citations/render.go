@@ -18,9 +18,16 @@ func RenderMarkdown(r Report) string {
 	}
 	w("# %s\n\n", title)
 	s := r.Summary
-	w("Checked %s. Accuracy **%.1f%%**: %d of %d claims verified, %d false, %d unverified. %d of %d citations valid.\n\n",
-		r.Timestamp.Format("2006-01-02 15:04:05 MST"), s.AccuracyScore, s.VerifiedClaims, s.TotalClaims, s.FalseClaims,
+	score := "none (no claims)"
+	if s.AccuracyScore != nil {
+		score = fmt.Sprintf("**%.1f%%**", *s.AccuracyScore)
+	}
+	w("Checked %s. Accuracy %s: %d of %d claims verified, %d false, %d unverified. %d of %d citations valid.\n\n",
+		r.Timestamp.Format("2006-01-02 15:04:05 MST"), score, s.VerifiedClaims, s.TotalClaims, s.FalseClaims,
 		s.UnverifiedClaims, s.CitationsValid, s.CitationsChecked)
+	for _, warning := range r.Warnings {
+		w("> **Warning:** %s\n\n", escape(warning))
+	}
 	d := r.VerificationDetails
 	w("Fetched %d of %d cited URLs; %d corpus searches for alternative sources; %.1f s.\n\n",
 		d.WebfetchSuccessful, d.WebfetchAttempts, d.WebsearchFallbacks, d.ProcessingTimeSeconds)

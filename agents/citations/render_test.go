@@ -77,7 +77,7 @@ func TestEscape(t *testing.T) {
 }
 
 func TestRenderMarkdownEmpty(t *testing.T) {
-	got := RenderMarkdown(Report{Summary: Summary{AccuracyScore: 100}})
+	got := RenderMarkdown(Report{Summary: Summary{AccuracyScore: ptr(100.0)}})
 	if !strings.HasPrefix(got, "# Citation check\n") || strings.Contains(got, "## ") {
 		t.Errorf("empty report rendered as:\n%s", got)
 	}

@@ -26,9 +26,12 @@ type Report struct {
 	UnsourcedClaims     []UnsourcedClaim `json:"unsourced_claims"`
 	VerificationDetails Details          `json:"verification_details"`
 	// Recommendations are ordered by priority, most severe first.
-	Recommendations []string      `json:"recommendations"`
-	Sources         []Source      `json:"sources"`
-	Claims          []ClaimResult `json:"claims"`
+	Recommendations []string `json:"recommendations"`
+	// Warnings say what limits the report: no claims found (and what was
+	// looked for).
+	Warnings []string      `json:"warnings"`
+	Sources  []Source      `json:"sources"`
+	Claims   []ClaimResult `json:"claims"`
 }
 
 // Summary counts the claims and citations. Every claim is verified, false
@@ -38,14 +41,22 @@ type Summary struct {
 	VerifiedClaims   int `json:"verified_claims"`
 	UnverifiedClaims int `json:"unverified_claims"`
 	FalseClaims      int `json:"false_claims"`
-	// AccuracyScore is 100 * verified / total, one decimal; 100 for a
-	// document without claims.
-	AccuracyScore float64 `json:"accuracy_score"`
+	// AccuracyScore is 100 * verified / total, one decimal; nil (JSON
+	// null) for a document without claims, which has nothing to score
+	// (Report.Warnings says so).
+	AccuracyScore *float64 `json:"accuracy_score"`
 	// CitationsChecked counts (claim, citation) pairs; CitationsValid
 	// those whose source was read and states the claim.
 	CitationsChecked int `json:"citations_checked"`
 	CitationsValid   int `json:"citations_valid"`
 }
+
+// NoClaimsWarning is the report's warning when a document has no claims:
+// no accuracy is scored, and it says what was looked for.
+const NoClaimsWarning = "No claims found, so no accuracy score: verity looked for sentences that cite a source " +
+	"(markers [1], (1), superscripts, [^1] footnotes, reference links, inline links, bare URLs, DOIs, arXiv ids, HTML <a> and <cite>) " +
+	"and for uncited sentences of four words or more that state a figure, a date, an attribution, a cause or a named entity; " +
+	"headings, reference lists, questions, opinions and predictions are not claims"
 
 // CriticalIssue is a high-severity finding.
 type CriticalIssue struct {
@@ -114,7 +125,11 @@ type Alternative struct {
 // ClaimResult is one claim with its verdict and the status of each of its
 // citations.
 type ClaimResult struct {
-	Claim     string          `json:"claim"`
+	Claim string `json:"claim"`
+	// Resolved is the claim as checked when its subject leaned on the
+	// sentences before and was resolved from them ("It opened in 1937."
+	// -> "The Golden Gate Bridge opened in 1937."); empty otherwise.
+	Resolved  string          `json:"resolved,omitempty"`
 	Location  string          `json:"location"`
 	Line      int             `json:"line"`
 	Kind      string          `json:"kind"`
@@ -179,6 +194,7 @@ func buildReport(path string, outs []outcome, pages []page) Report {
 		CitationIssues:  []CitationIssue{},
 		UnsourcedClaims: []UnsourcedClaim{},
 		Recommendations: []string{},
+		Warnings:        []string{},
 		Sources:         make([]Source, len(pages)),
 		Claims:          make([]ClaimResult, len(outs)),
 	}
@@ -207,7 +223,7 @@ func buildReport(path string, outs []outcome, pages []page) Report {
 	s.TotalClaims = len(outs)
 	for i, o := range outs {
 		loc := location(o.line)
-		cr := ClaimResult{Claim: o.text, Location: loc, Line: o.line, Kind: o.info.kind, Verdict: o.verdict, Citations: []CitationCheck{}}
+		cr := ClaimResult{Claim: o.text, Resolved: o.info.resolved, Location: loc, Line: o.line, Kind: o.info.kind, Verdict: o.verdict, Citations: []CitationCheck{}}
 		switch o.verdict {
 		case VerdictVerified:
 			s.VerifiedClaims++
@@ -251,9 +267,11 @@ func buildReport(path string, outs []outcome, pages []page) Report {
 		r.Claims[i] = cr
 	}
 	s.UnverifiedClaims = s.TotalClaims - s.VerifiedClaims - s.FalseClaims
-	s.AccuracyScore = 100
 	if s.TotalClaims > 0 {
-		s.AccuracyScore = round1(100 * float64(s.VerifiedClaims) / float64(s.TotalClaims))
+		score := round1(100 * float64(s.VerifiedClaims) / float64(s.TotalClaims))
+		s.AccuracyScore = &score
+	} else {
+		r.Warnings = append(r.Warnings, NoClaimsWarning)
 	}
 	if len(mediumUnsourced) > 0 {
 		recs = append(recs, rec{severity: SeverityMedium, text: fmt.Sprintf("Add sources for %d unsourced statistical, market or company %s", len(mediumUnsourced), plural(len(mediumUnsourced), "claim", "claims")), lines: mediumUnsourced})
@@ -354,7 +372,7 @@ func citationRecommendation(ch check) string {
 	case StatusMisattributed:
 		text = fmt.Sprintf("Attribute the statement to the source that makes it (%s does not name the organisation credited) or remove the attribution", id)
 	case StatusThinContent:
-		text = fmt.Sprintf("Cite an openly readable source instead of %s, whose page is behind a paywall, bot check or consent page", id)
+		text = fmt.Sprintf("Cite an openly readable source instead of %s, whose text could not be read (see actual)", id)
 	case StatusReferenceMissing:
 		text = fmt.Sprintf("Add %s to the reference list or remove the marker", id)
 	case StatusNoURL:

@@ -90,6 +90,11 @@ func (c *Checker) judgeAll(ctx context.Context, claims []claim, pages []page, in
 			if err != nil {
 				return err
 			}
+			if f.status == StatusClaimNotInSource && ch.page.wall != nil {
+				// The claim may stand behind the wall.
+				f = finding{status: StatusThinContent, severity: fetchSeverity(StatusThinContent),
+					actual: fmt.Sprintf("The claim is not in the page's readable text, and the page shows a %s", ch.page.wall)}
+			}
 			ch.finding, ch.status = f, f.status
 			return nil
 		})

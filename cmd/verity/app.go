@@ -50,6 +50,8 @@ type app struct {
 	entail    *entail.Pipeline
 	jury      *jury.Jury
 	citations *citations.Checker
+	// metrics records the work of this process; serve publishes them.
+	metrics *server.Metrics
 }
 
 // openApp opens the data directory (creating it) and wires the embedded
@@ -58,7 +60,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
-	a := &app{cfg: cfg, log: log}
+	a := &app{cfg: cfg, log: log, metrics: server.NewMetrics()}
 	if err := a.openCorpus(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -72,22 +74,25 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	r := cfg.Retrieval
-	retriever := retrieval.NewRetriever(a.store, a.embedder, retrieval.Config{
+	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, retrieval.Config{
 		K: r.K, TopN: r.TopN, MinChars: r.MinChars, MaxChars: r.MaxChars,
 		RecencyHalfLifeDays: r.RecencyHalfLifeDays, MaxPerDomain: r.MaxPerDomain,
-	}, nil)
+	}, nil))
 	cal, err := loadCalibration(cfg.Scoring.Calibration)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
-	a.verify = verify.New(retriever, a.judge, scoring.New(cfg.Scoring, cal), quantity.Compare,
-		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations})
+	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
+		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
+			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
 
 	f := cfg.Fetch
+	ingest.SetExtractionBudget(f.MaxExtractBytes)
 	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
-		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots,
+		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,
+		MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
 	}, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
@@ -95,7 +100,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
-	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.verify, Stages: a.corpus, Logger: log}, factcheck.Config{
+	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, factcheck.Config{
 		ExtractorModel: cfg.Models.Extractor, CheckerModels: cfg.checkerModels(), ReporterModel: cfg.Models.Reporter,
 	})
 	m := cfg.Models
@@ -170,10 +175,14 @@ func (a *app) ingestWork(ctx context.Context, sources []string, report func(jobs
 		mu    sync.Mutex
 		errs  []corpus.JobError
 		cause []error
+		last  ingest.Progress
 	)
+	ended := a.metrics.JobStarted()
 	_, err := a.ingester.Run(ctx, sources, func(p ingest.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
+		a.metrics.ObserveIngest(p.Ingested-last.Ingested, p.Skipped-last.Skipped, p.Failed-last.Failed)
+		last = p
 		for _, f := range p.NewFailures {
 			errs = append(errs, corpus.JobError{Source: f.Source, Reason: f.Reason})
 			cause = append(cause, f.Err)
@@ -181,12 +190,14 @@ func (a *app) ingestWork(ctx context.Context, sources []string, report func(jobs
 		report(jobs.Update{Total: p.Total, Done: p.Done, Ingested: p.Ingested, Skipped: p.Skipped, Failed: p.Failed, Errors: errs})
 	})
 	if err != nil {
+		ended(err)
 		return err
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if down := backendDown(cause); down != nil {
-		return fmt.Errorf("sources failed because a backend is unavailable: %w", down)
+		err = fmt.Errorf("sources failed because a backend is unavailable: %w", down)
 	}
-	return nil
+	ended(err)
+	return err
 }

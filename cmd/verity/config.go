@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/verify"
 )
 
 // Config is verity's whole configuration. Defaults are the seed's and are
@@ -35,6 +36,30 @@ type Config struct {
 		RequestTimeout time.Duration `koanf:"request_timeout"`
 		// Demo ingests the shipped demo corpus when the corpus is empty.
 		Demo bool `koanf:"demo"`
+		// InsecureNoAuth lets serve listen beyond loopback without API
+		// keys; without it, serve refuses to.
+		InsecureNoAuth bool `koanf:"insecure_no_auth"`
+		// AllowedOrigins are browser origins allowed to call the API
+		// (CORS); comma-separated in the environment.
+		AllowedOrigins []string `koanf:"allowed_origins"`
+		// AllowedHosts are the host names serve answers to; required
+		// beyond loopback ("*" for any). The loopback names are always
+		// allowed on a loopback address.
+		AllowedHosts []string `koanf:"allowed_hosts"`
+		// RateLimit is the requests a second one client (API key, or
+		// address without keys) may make, RateBurst its burst; 0 turns
+		// the limit off.
+		RateLimit float64 `koanf:"rate_limit"`
+		RateBurst int     `koanf:"rate_burst"`
+		// MaxHeavy bounds the requests of each heavy route (fact-check,
+		// citations, ingest) running at once.
+		MaxHeavy int `koanf:"max_heavy"`
+		// ReadTimeout bounds reading a request, headers and body;
+		// IdleTimeout closes idle keep-alive connections.
+		ReadTimeout time.Duration `koanf:"read_timeout"`
+		IdleTimeout time.Duration `koanf:"idle_timeout"`
+		// MaxConnections bounds the connections open at once.
+		MaxConnections int `koanf:"max_connections"`
 	} `koanf:"server"`
 	Retrieval struct {
 		K                   int     `koanf:"k"`
@@ -47,6 +72,10 @@ type Config struct {
 	Verify struct {
 		MaxClaimChars int `koanf:"max_claim_chars"`
 		Citations     int `koanf:"citations"`
+		// MinAbout, Credible and NearCopy tune the gates; see verify.Limits.
+		MinAbout float64 `koanf:"min_about"`
+		Credible float64 `koanf:"credible"`
+		NearCopy float64 `koanf:"near_copy"`
 	} `koanf:"verify"`
 	Scoring scoring.Config `koanf:"scoring"`
 	Fetch   struct {
@@ -55,6 +84,14 @@ type Config struct {
 		Timeout       time.Duration `koanf:"timeout"`
 		UserAgent     string        `koanf:"user_agent"`
 		RespectRobots bool          `koanf:"respect_robots"`
+		// MaxConcurrent and MaxBytesInFlight are the fetch budget that
+		// ingest and the citation checker share: fetches under way at
+		// once, and the body bytes they hold at once.
+		MaxConcurrent    int   `koanf:"max_concurrent"`
+		MaxBytesInFlight int64 `koanf:"max_bytes_in_flight"`
+		// MaxExtractBytes bounds the input bytes parsed (HTML, Markdown,
+		// text extraction) at once in the process.
+		MaxExtractBytes int64 `koanf:"max_extract_bytes"`
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
@@ -134,6 +171,21 @@ type Config struct {
 		// jobs; by default only `verity worker` processes do.
 		InServe bool `koanf:"in_serve"`
 	} `koanf:"jobs"`
+	// Retention bounds what verity keeps that nobody asked to keep; sources
+	// and passages are never pruned.
+	Retention struct {
+		// Days is how long fact-check stages and finished job records are
+		// kept; 0 keeps them.
+		Days int `koanf:"days"`
+		// UploadDays is how long uploaded files are kept once their job has
+		// ended; 0 deletes them when it ends.
+		UploadDays int `koanf:"upload_days"`
+		// MaxJobs bounds the finished job records kept; 0 keeps them all.
+		MaxJobs int `koanf:"max_jobs"`
+		// Interval is how often `verity serve` collects; 0 only at start
+		// and with `verity gc`.
+		Interval time.Duration `koanf:"interval"`
+	} `koanf:"retention"`
 }
 
 func defaultConfig() Config {
@@ -144,16 +196,24 @@ func defaultConfig() Config {
 	c.Server.MaxBodyBytes = 1 << 20
 	c.Server.RequestTimeout = 60 * time.Second
 	c.Server.Demo = true
+	c.Server.AllowedOrigins, c.Server.AllowedHosts = []string{}, []string{}
+	c.Server.RateLimit, c.Server.RateBurst = 20, 40
+	c.Server.MaxHeavy = 4
+	c.Server.ReadTimeout, c.Server.IdleTimeout = 30*time.Second, 2*time.Minute
+	c.Server.MaxConnections = 512
 	c.Retrieval.K, c.Retrieval.TopN = 20, 6
 	c.Retrieval.MinChars, c.Retrieval.MaxChars = 40, 2000
 	c.Retrieval.RecencyHalfLifeDays = 730
 	c.Retrieval.MaxPerDomain = 2
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
+	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
 	c.Scoring = scoring.DefaultConfig()
 	c.Fetch.MaxBytes = 10 << 20
 	c.Fetch.Timeout = 20 * time.Second
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
 	c.Fetch.RespectRobots = true
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight, c.Fetch.MaxExtractBytes = 16, 64<<20, 32<<20
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
 	c.Ingest.Workers = 4
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
@@ -264,6 +324,9 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 	if err := k.Unmarshal("", &c); err != nil {
 		return Config{}, fmt.Errorf("decode config: %w", err)
 	}
+	// Lists come as YAML lists or, from the environment, comma-separated.
+	c.Server.AllowedOrigins = splitList(c.Server.AllowedOrigins)
+	c.Server.AllowedHosts = splitList(c.Server.AllowedHosts)
 	return c, c.validate()
 }
 
@@ -277,8 +340,18 @@ func (c Config) validate() error {
 		return fmt.Errorf("retrieval.top_n must be between 1 and retrieval.k, got %d", c.Retrieval.TopN)
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
+	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
+		return fmt.Errorf("verify.min_about and verify.near_copy must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
+	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
+		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
+	case c.Fetch.MaxExtractBytes < 1:
+		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
+	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
+		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
+	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
+		return fmt.Errorf("retention.days, retention.upload_days, retention.max_jobs and retention.interval must not be negative")
 	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
 		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
 	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:
@@ -291,6 +364,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
+	case c.Server.RateLimit < 0 || c.Server.RateBurst < 0 || c.Server.MaxHeavy < 1 || c.Server.MaxConnections < 1:
+		return fmt.Errorf("server.rate_limit and server.rate_burst must not be negative, server.max_heavy and server.max_connections must be at least 1")
+	case c.Server.ReadTimeout <= 0 || c.Server.IdleTimeout <= 0:
+		return fmt.Errorf("server.read_timeout and server.idle_timeout must be positive")
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
@@ -321,6 +398,19 @@ func (c Config) masked() (map[string]any, error) {
 		}
 	}
 	return k.Raw(), nil
+}
+
+// splitList splits each entry of a list at commas and drops empty ones.
+func splitList(in []string) []string {
+	out := []string{}
+	for _, e := range in {
+		for v := range strings.SplitSeq(e, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // checkerModels splits models.checkers at commas.

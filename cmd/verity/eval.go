@@ -33,7 +33,7 @@ func newEvalCmd() *cobra.Command {
 		asJSON               bool
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --set FILE.jsonl --mode gold|corpus",
+		Use:   "eval --set FILE.jsonl --mode gold|corpus|verdicts",
 		Short: "Measure verdicts on a labeled set: accuracy, balanced accuracy, macro-F1, ECE, throughput",
 		Long: `eval reads a labeled JSONL set ({"id", "claim", "evidence": [...], "label"}, labels
 SUPPORTS, REFUTES, NOT_ENOUGH_INFO, or SUPPORTS / NOT_SUPPORTED for a two-way set)
@@ -43,18 +43,30 @@ and reports how well verity labels it.
 judge: each passage alone and, when there are several, all of them joined;
 the judgment with the strongest entailment or contradiction decides, and a
 claim without evidence is NOT_ENOUGH_INFO. --mode corpus verifies each claim
-against the corpus in the data directory instead.`,
+against the corpus in the data directory instead.
+
+--mode verdicts runs a verdict set: lines {"id", "group", "claim", "expect",
+"expect_min_domains_1"} with the verdicts Supported, Refuted, Contested or
+Not enough evidence a person would give under the seed's policy (Supported
+needs two independent origins) and under scoring.supported_min_domains: 1.
+Without --set it runs the demo-claims benchmark that ships with verity
+(demo/claims.jsonl) and, when the corpus is empty, ingests the demo corpus
+first, as serve does. It prints the share of claims verified as expected
+under each policy, per group, and every miss with its reason code.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, _, err := loadFor(cmd)
 			if err != nil {
 				return err
 			}
-			if set == "" {
-				return errors.New("--set FILE is required")
-			}
 			if limit < 0 {
 				return errors.New("--limit must be >= 0")
+			}
+			if mode == "verdicts" {
+				return runVerdicts(cmd, cfg, set, asJSON)
+			}
+			if set == "" {
+				return errors.New("--set FILE is required")
 			}
 			f, err := os.Open(set)
 			if err != nil {
@@ -84,7 +96,7 @@ against the corpus in the data directory instead.`,
 				defer closeFn()
 				p = cp
 			default:
-				return fmt.Errorf("--mode %q is not gold or corpus", mode)
+				return fmt.Errorf("--mode %q is not gold, corpus or verdicts", mode)
 			}
 			n := len(examples)
 			if limit > 0 && limit < n {
@@ -104,7 +116,7 @@ against the corpus in the data directory instead.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&set, "set", "", "labeled JSONL set")
-	fl.StringVar(&mode, "mode", "gold", "gold (judge the set's own evidence) or corpus (retrieve from the data directory)")
+	fl.StringVar(&mode, "mode", "gold", "gold (judge the set's own evidence), corpus (retrieve from the data directory) or verdicts (a verdict set, by default the demo claims)")
 	fl.IntVar(&limit, "limit", 0, "evaluate only the first N claims (0 = all)")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object")
 	fl.StringVar(&modelPath, "nli-model", "", "NLI model file from 'verity train nli' (default: the built-in model)")

@@ -71,7 +71,7 @@ func TestEvalErrors(t *testing.T) {
 	}{
 		{"no set", []string{"eval"}, "--set FILE is required"},
 		{"bad label", []string{"eval", "--set", bad}, `line 1: "label" "MAYBE"`},
-		{"bad mode", []string{"eval", "--set", good, "--mode", "psychic"}, "is not gold or corpus"},
+		{"bad mode", []string{"eval", "--set", good, "--mode", "psychic"}, "is not gold, corpus or verdicts"},
 		{"negative limit", []string{"eval", "--set", good, "--limit", "-1"}, "--limit must be >= 0"},
 		{"missing model", []string{"eval", "--set", good, "--nli-model", filepath.Join(t.TempDir(), "none")}, "no such file"},
 	}

@@ -9,6 +9,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	goyaml "gopkg.in/yaml.v3"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/server"
 )
 
 // configKey is the flag annotation that names the configuration key a flag
@@ -39,6 +42,17 @@ VERITY_FETCH_ALLOW_PRIVATE=1) and flags, each overriding the one before.
 Run 'verity config' to see the effective configuration.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Text with a NUL or invalid UTF-8 is refused where it enters, as
+		// the API does; file paths are the file system's business.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			cmd.Flags().Visit(func(f *pflag.Flag) {
+				if err == nil && !pathFlags[f.Name] {
+					err = evidence.CheckText("--"+f.Name, f.Value.String())
+				}
+			})
+			return err
+		},
 	}
 	pf := root.PersistentFlags()
 	pf.String("config", "", "YAML configuration file")
@@ -53,6 +67,9 @@ Run 'verity config' to see the effective configuration.`,
 	}
 	return root
 }
+
+// pathFlags name files or directories rather than text.
+var pathFlags = map[string]bool{"config": true, "data": true, "excerpt-file": true, "set": true, "out": true, "output": true}
 
 // subcommands are registered by the files that define them.
 var subcommands []func() *cobra.Command
@@ -110,11 +127,13 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", level)
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	// server.LogHandler adds the request_id of the request a line is
+	// logged for.
 	switch strings.ToLower(format) {
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		return slog.New(server.LogHandler(slog.NewJSONHandler(w, opts))), nil
 	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return slog.New(server.LogHandler(slog.NewTextHandler(w, opts))), nil
 	}
 	return nil, fmt.Errorf("log.format: %q is not text or json", format)
 }

@@ -3,6 +3,8 @@
 // and field, or a clear message when the server could not be reached or a
 // stream broke.
 
+import { askForKey, currentKey, forgetKey } from './apikey.js';
+
 export class ApiError extends Error {
   // status is the HTTP status, 0 when there was no answer.
   constructor({ status = 0, title = 'Request failed', detail = '', field = '' } = {}) {
@@ -37,6 +39,9 @@ function unreachable(err) {
   return new ApiError({ title: 'Could not reach the server', detail: `${err.message || err}. Check that verity serve is running.` });
 }
 
+// send makes one API request. When the server answers 401 it asks for an
+// API key (apikey.js) and tries again with it; a cancelled prompt leaves
+// the 401 as the error.
 async function send(method, path, { json, form, signal, accept } = {}) {
   const init = { method, signal, headers: { Accept: accept || 'application/json' } };
   if (json !== undefined) {
@@ -45,15 +50,24 @@ async function send(method, path, { json, form, signal, accept } = {}) {
   } else if (form) {
     init.body = form; // the browser sets the multipart boundary
   }
-  let resp;
-  try {
-    resp = await fetch(path, init);
-  } catch (err) {
-    if (err.name === 'AbortError') throw err;
-    throw unreachable(err);
+  for (;;) {
+    const key = currentKey();
+    if (key) init.headers.Authorization = `Bearer ${key}`;
+    else delete init.headers.Authorization;
+    let resp;
+    try {
+      resp = await fetch(path, init);
+    } catch (err) {
+      if (err.name === 'AbortError') throw err;
+      throw unreachable(err);
+    }
+    if (resp.status === 401) {
+      if (key) forgetKey();
+      if (await askForKey(Boolean(key))) continue;
+    }
+    if (!resp.ok) throw await problem(resp);
+    return resp;
   }
-  if (!resp.ok) throw await problem(resp);
-  return resp;
 }
 
 async function getJSON(path, signal) {

@@ -1,0 +1,132 @@
+package retrieval
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/verity-fc/verity/embedding"
+	"github.com/verity-fc/verity/internal/shareddata"
+)
+
+// BenchmarkDenseSearch times the dense index's search (sign codes, int8
+// re-scoring; the exact re-scoring from SQLite is not included) over the
+// vectors of an existing passage store, such as one `verity bench scale`
+// built, and reports its recall@20 against an exact float32 scan for 100
+// FEVER claims embedded with the built-in embedder:
+//
+//	VERITY_DENSE_BENCH_DB=/work/bench-data/after-1m/data/passages.db \
+//	  go test -run '^$' -bench DenseSearch -benchtime 100x ./retrieval/
+func BenchmarkDenseSearch(b *testing.B) {
+	path := os.Getenv("VERITY_DENSE_BENCH_DB")
+	if path == "" {
+		b.Skip("VERITY_DENSE_BENCH_DB names no passage store")
+	}
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, "SELECT rid, vec FROM passages ORDER BY rid")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := newDenseIndex()
+	var rids []int64
+	var vecs [][]float32
+	for rows.Next() {
+		var rid int64
+		var blob []byte
+		if err := rows.Scan(&rid, &blob); err != nil {
+			b.Fatal(err)
+		}
+		v, err := decodeVector(blob)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d.put(rid, v, "", noDate)
+		rids, vecs = append(rids, rid), append(vecs, v)
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+
+	f, err := os.Open(filepath.Join(shareddata.Dir(b, "fever"), "paper_dev.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var claims []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(claims) < 100 {
+		var r struct {
+			Claim    string   `json:"claim"`
+			Evidence []string `json:"evidence"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			b.Fatal(err)
+		}
+		if len(r.Evidence) > 0 {
+			claims = append(claims, r.Claim)
+		}
+	}
+	qs, err := embedding.NewBuiltin(nil).Embed(ctx, claims)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const k, n = 20, 60 // n: the candidates a K=20 search asks of each list
+	byRID := make(map[int64]int, len(rids))
+	for i, rid := range rids {
+		byRID[rid] = i
+	}
+	var queries []denseQuery
+	var recall float64
+	for _, q := range qs {
+		u, err := normalize(q)
+		if err != nil {
+			continue
+		}
+		exact := make(minHeap, 0, k)
+		for i, v := range vecs {
+			exact.offer(scored{rid: rids[i], score: float64(vek32.Dot(u, v))}, k)
+		}
+		dq := d.query(u)
+		queries = append(queries, dq)
+		got, err := d.search(ctx, dq, n, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The store re-scores the candidates exactly; so does this.
+		top := make(minHeap, 0, k)
+		for _, c := range got {
+			top.offer(scored{rid: c.rid, score: float64(vek32.Dot(u, vecs[byRID[c.rid]]))}, k)
+		}
+		want := map[int64]bool{}
+		for _, s := range exact {
+			want[s.rid] = true
+		}
+		hit := 0
+		for _, s := range top {
+			if want[s.rid] {
+				hit++
+			}
+		}
+		recall += float64(hit) / float64(len(exact))
+	}
+	recall /= float64(len(queries))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := d.search(ctx, queries[i%len(queries)], n, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(recall, "recall@20")
+	b.ReportMetric(float64(len(rids)), "passages")
+}

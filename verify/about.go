@@ -1,0 +1,193 @@
+package verify
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/verity-fc/verity/sentences"
+)
+
+// Aboutness: how far a passage speaks of the claim's subject and event.
+//
+// A claim's terms are its content words (stop words, numbers and number
+// words left out: a changed figure or date is what a contradiction is
+// about, so it must not make the passage look unrelated), stemmed. A term
+// written with a capital inside the sentence names something (a person, a
+// place, a bridge) and weighs 2; any other term weighs 1. A passage's
+// aboutness is the weighted share of the claim's terms found in its best
+// window of one or two consecutive sentences, in [0,1]. "The bridge opened
+// in 1937." covers half of "The Brooklyn Bridge opened in 1883." (bridge,
+// opened: 2 of 4) and all of "The Golden Gate Bridge opened in 1950.".
+
+// About returns the one or two consecutive sentences of text that speak
+// most of claim, and their aboutness in [0,1]: the quote to show for a
+// passage.
+func About(claim, text string) (string, float64) {
+	w := bestWindow(claimTerms(claim), text)
+	return w.text, w.about
+}
+
+// term is one content word of a claim.
+type term struct {
+	stem   string
+	weight float64
+}
+
+// claimTerms returns the distinct content terms of a claim.
+func claimTerms(claim string) []term {
+	var out []term
+	seen := map[string]int{}
+	for _, w := range tokens(claim) {
+		if w.skip {
+			continue
+		}
+		wt := 1.0
+		if w.name {
+			wt = 2
+		}
+		if i, ok := seen[w.stem]; ok {
+			out[i].weight = max(out[i].weight, wt)
+			continue
+		}
+		seen[w.stem] = len(out)
+		out = append(out, term{stem: w.stem, weight: wt})
+	}
+	return out
+}
+
+// window is a span of one or two consecutive sentences of a passage and the
+// share of the claim's terms it covers.
+type window struct {
+	text  string
+	about float64
+}
+
+// bestWindow returns the window of text that covers most of terms. With no
+// terms (a claim of numbers only) every passage is about the claim.
+func bestWindow(terms []term, text string) window {
+	sents := sentences.Texts(text)
+	if len(sents) == 0 {
+		return window{text: text}
+	}
+	if len(terms) == 0 {
+		return window{text: text, about: 1}
+	}
+	stems := make([]map[string]bool, len(sents))
+	for i, s := range sents {
+		stems[i] = map[string]bool{}
+		for _, w := range tokens(s) {
+			stems[i][w.stem] = true
+		}
+	}
+	var total float64
+	for _, t := range terms {
+		total += t.weight
+	}
+	cover := func(sets ...map[string]bool) float64 {
+		var got float64
+		for _, t := range terms {
+			for _, s := range sets {
+				if s[t.stem] {
+					got += t.weight
+					break
+				}
+			}
+		}
+		return got / total
+	}
+	best := window{about: -1}
+	for i := range sents {
+		if a := cover(stems[i]); a > best.about+1e-9 {
+			best = window{text: sents[i], about: a}
+		}
+		if i+1 < len(sents) {
+			// A pair wins only when the second sentence adds a term: the
+			// shorter window is the sharper evidence.
+			if a := cover(stems[i], stems[i+1]); a > best.about+1e-9 {
+				best = window{text: sents[i] + " " + sents[i+1], about: a}
+			}
+		}
+	}
+	return best
+}
+
+// word is one token of a text.
+type word struct {
+	stem string
+	// name: written with a capital not at the start of the sentence.
+	name bool
+	// skip: a stop word, a number or a number word; not a content term.
+	skip bool
+}
+
+// tokens splits text into words: runs of letters, digits, hyphens and
+// apostrophes inside a word.
+func tokens(text string) []word {
+	var out []word
+	start := true // at the start of a sentence
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\'' && r != '’' && r != '.' && r != ','
+	}) {
+		endsSentence := strings.HasSuffix(f, ".")
+		f = strings.Trim(f, "-'’.,")
+		if f == "" {
+			start = start || endsSentence
+			continue
+		}
+		for _, part := range strings.Split(f, "-") {
+			if part == "" {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(part)
+			lower := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, "'s"), "’s"))
+			w := word{stem: english.Stem(lower, false), name: unicode.IsUpper(r) && !start}
+			w.skip = stopWords[lower] || numberWord(lower) || utf8.RuneCountInString(lower) < 2
+			out = append(out, w)
+		}
+		start = endsSentence
+	}
+	return out
+}
+
+// numberWord reports whether w is a figure or a word for one: "1937",
+// "9,000", "twelve", "million", "percent", a month name.
+func numberWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	digits := 0
+	for _, r := range w {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case r == ',' || r == '.':
+		default:
+			return figureWords[w]
+		}
+	}
+	return digits > 0
+}
+
+var figureWords = set(`zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+	sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
+	billion trillion dozen dozens half quarter third percent per cent first second third
+	january february march april may june july august september october november december
+	about around roughly nearly almost approximately over under more less than fewer least most some`)
+
+var stopWords = set(`a an the and or but nor of to in on at by for with from as into onto over under about above below
+	after before since until between through during without within is are was were be been being am has have had
+	having do does did doing this that these those it its it's they them their there here he she his her him we us
+	our you your i me my which who whom whose what when where why how not no so than then too very can could may might
+	must shall should will would also just only still yet ever each every all any both either neither some such own
+	same other another one ones s`)
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
