@@ -187,7 +187,17 @@ func (a *app) openModels() error {
 			if _, _, err := cfg.modelBackend("models.nli", cfg.Models.NLI); err != nil {
 				return err
 			}
-			j, err := nli.NewOllama(router, nli.OllamaConfig{Model: cfg.Models.NLI}, a.log)
+			ocfg := nli.OllamaConfig{Model: cfg.Models.NLI}
+			if strings.Contains(strings.ToLower(cfg.Models.NLI), nli.ProfileMiniCheck) {
+				// A yes/no checker: the built-in judge splits its "No"
+				// into contradiction and neutral.
+				b, err := nli.LoadBuiltin()
+				if err != nil {
+					return fmt.Errorf("load built-in NLI model: %w", err)
+				}
+				ocfg.Split = b
+			}
+			j, err := nli.NewOllama(router, ocfg, a.log)
 			if err != nil {
 				return fmt.Errorf("models.nli: %w", err)
 			}
