@@ -31,7 +31,7 @@ type NotCheckable struct {
 	Message string
 }
 
-func (e *NotCheckable) Error() string { return e.Message }
+func (e *NotCheckable) Error() string { return "the text " + e.Message }
 
 // Screen returns nil when text reads as a checkable factual statement, and
 // a *NotCheckable naming the reason otherwise:
@@ -133,7 +133,7 @@ func hasVerb(ws []string) bool {
 		switch {
 		case auxiliaries[w], irregular[w], baseVerbs[w]:
 			return true
-		case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		case len(w) >= 4 && strings.HasSuffix(w, "ed"):
 			return true
 		case i > 0 && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 			prev := ws[i-1]

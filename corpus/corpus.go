@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/verity-fc/verity/evidence"
@@ -107,10 +108,15 @@ type Stats struct {
 type JobState string
 
 // The states of a job. Queued and Running are live; the others are final.
+// A finished job is Succeeded when every source was ingested or skipped
+// (unchanged), Partial when some failed and others did not (Errors says
+// which and why), and Failed when every source failed or the job could
+// not run (Message says why).
 const (
 	JobQueued    JobState = "queued"
 	JobRunning   JobState = "running"
 	JobSucceeded JobState = "succeeded"
+	JobPartial   JobState = "partial"
 	JobFailed    JobState = "failed"
 	JobCanceled  JobState = "canceled"
 )
@@ -118,7 +124,7 @@ const (
 // Valid reports whether s is one of the job states.
 func (s JobState) Valid() bool {
 	switch s {
-	case JobQueued, JobRunning, JobSucceeded, JobFailed, JobCanceled:
+	case JobQueued, JobRunning, JobSucceeded, JobPartial, JobFailed, JobCanceled:
 		return true
 	}
 	return false
@@ -126,7 +132,20 @@ func (s JobState) Valid() bool {
 
 // Final reports whether a job in state s will not change again.
 func (s JobState) Final() bool {
-	return s == JobSucceeded || s == JobFailed || s == JobCanceled
+	return s == JobSucceeded || s == JobPartial || s == JobFailed || s == JobCanceled
+}
+
+// Outcome is the final state and message of a job whose work ran to the
+// end: Failed when every source failed, Partial when some did, Succeeded
+// otherwise.
+func (j Job) Outcome() (JobState, string) {
+	switch {
+	case j.Failed > 0 && j.Failed >= j.Total:
+		return JobFailed, "every source failed"
+	case j.Failed > 0:
+		return JobPartial, fmt.Sprintf("%d of %d sources failed", j.Failed, j.Total)
+	}
+	return JobSucceeded, ""
 }
 
 // Job is one ingest request and its progress.

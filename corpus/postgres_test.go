@@ -36,6 +36,13 @@ func TestPostgresConformance(t *testing.T) {
 	corpustest.Run(t, func(t *testing.T) corpus.Store { return openPostgres(t, dbURL, corpus.PostgresConfig{}) })
 }
 
+func TestPostgresCountJobs(t *testing.T) {
+	dbURL := corpustest.PostgresURL(t)
+	corpustest.RunJobCounter(t, func(t *testing.T) corpustest.JobCountingStore {
+		return openPostgres(t, dbURL, corpus.PostgresConfig{})
+	})
+}
+
 func TestPostgresKeys(t *testing.T) {
 	dbURL := corpustest.PostgresURL(t)
 	corpustest.RunKeys(t, func(t *testing.T) corpus.KeyStore { return openPostgres(t, dbURL, corpus.PostgresConfig{}) })

@@ -30,6 +30,10 @@ func TestSQLiteConformance(t *testing.T) {
 	corpustest.Run(t, openSQLite)
 }
 
+func TestSQLiteCountJobs(t *testing.T) {
+	corpustest.RunJobCounter(t, func(t *testing.T) corpustest.JobCountingStore { return openSQLite(t).(*corpus.SQLite) })
+}
+
 func TestSQLiteKeys(t *testing.T) {
 	corpustest.RunKeys(t, func(t *testing.T) corpus.KeyStore { return openSQLite(t).(*corpus.SQLite) })
 }

@@ -69,7 +69,7 @@ func validateJob(j Job) error {
 	}
 	switch {
 	case !j.State.Valid():
-		return evidence.Invalid("state", "must be queued, running, succeeded, failed or canceled, got %q", j.State)
+		return evidence.Invalid("state", "must be queued, running, succeeded, partial, failed or canceled, got %q", j.State)
 	case j.Total < 0 || j.Done < 0 || j.Ingested < 0 || j.Skipped < 0 || j.Failed < 0:
 		return evidence.Invalid("total", "job counts must not be negative")
 	case j.Done > j.Total:

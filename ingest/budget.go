@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/semaphore"
@@ -57,12 +58,12 @@ func (b *budget) reserve(ctx context.Context, n int64) (func(), error) {
 // held records that a fetch under way holds n more body bytes (negative:
 // gave them back).
 func (b *budget) held(n int64) {
-	cur := b.inFlight.Add(n)
-	for {
-		p := b.peak.Load()
-		if cur <= p || b.peak.CompareAndSwap(p, cur) {
-			return
-		}
+	raise(&b.peak, b.inFlight.Add(n))
+}
+
+// raise sets *peak to cur when cur is higher.
+func raise(peak *atomic.Int64, cur int64) {
+	for p := peak.Load(); cur > p && !peak.CompareAndSwap(p, cur); p = peak.Load() {
 	}
 }
 
@@ -85,5 +86,54 @@ func (f *Fetcher) readBody(r io.Reader, n int64) ([]byte, error) {
 		if m == 0 {
 			return buf.Bytes(), nil
 		}
+	}
+}
+
+// DefaultExtractionBudget is the input bytes that Extract calls work on at
+// once in this process, by default.
+const DefaultExtractionBudget = 32 << 20
+
+// extraction bounds the input bytes that Extract calls work on at once,
+// process-wide: parsing a large HTML page takes several times its size,
+// and ingest and the citation checker both extract what they fetch.
+var extraction = newExtractionBudget(DefaultExtractionBudget)
+
+type extractionBudget struct {
+	mu    sync.Mutex
+	sem   *semaphore.Weighted
+	limit int64
+	// inFlight and peak count the input bytes under extraction.
+	inFlight, peak atomic.Int64
+}
+
+func newExtractionBudget(n int64) *extractionBudget {
+	return &extractionBudget{sem: semaphore.NewWeighted(n), limit: n}
+}
+
+// SetExtractionBudget sets how many input bytes Extract calls work on at
+// once in this process (default 32 MiB); a document larger than the
+// budget takes all of it. n <= 0 restores the default. Call it at start,
+// before any extraction.
+func SetExtractionBudget(n int64) {
+	if n <= 0 {
+		n = DefaultExtractionBudget
+	}
+	extraction.mu.Lock()
+	defer extraction.mu.Unlock()
+	extraction.sem, extraction.limit = semaphore.NewWeighted(n), n
+}
+
+// hold waits until n input bytes (at least 1, at most the budget) are
+// free, takes them and returns the func that gives them back.
+func (b *extractionBudget) hold(n int64) func() {
+	b.mu.Lock()
+	sem, limit := b.sem, b.limit
+	b.mu.Unlock()
+	n = min(max(n, 1), limit)
+	_ = sem.Acquire(context.Background(), n) // fails only when its context ends
+	raise(&b.peak, b.inFlight.Add(n))
+	return func() {
+		b.inFlight.Add(-n)
+		sem.Release(n)
 	}
 }

@@ -176,3 +176,38 @@ func TestFetchBudgetWaitEndsWithContext(t *testing.T) {
 		t.Fatalf("Fetch with a canceled context while the budget is spent = %v, want an error", err)
 	}
 }
+
+// TestExtractionBudget: Extract calls work on no more input bytes at once
+// than the extraction budget, and a document larger than the budget is
+// still extracted, alone.
+func TestExtractionBudget(t *testing.T) {
+	const budget = 1 << 20
+	SetExtractionBudget(budget)
+	defer SetExtractionBudget(0)
+	extraction.peak.Store(0)
+	page := []byte("<html><body>" + strings.Repeat("<p>The tower was painted green in 2024. </p>", (400<<10)/45) + "</body></html>")
+	big := []byte("<html><body>" + strings.Repeat("<p>The tower was painted green in 2024. </p>", (1500<<10)/45) + "</body></html>")
+	var g errgroup.Group
+	for i := range 12 {
+		g.Go(func() error {
+			body := page
+			if i == 0 {
+				body = big
+			}
+			doc, err := Extract(body, "text/html", "")
+			if err == nil && !strings.Contains(doc.Text, "painted green") {
+				err = fmt.Errorf("extracted %d bytes without the text", len(doc.Text))
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if peak := extraction.peak.Load(); peak > budget || peak < int64(len(page)) {
+		t.Errorf("peak of input bytes under extraction = %d, want between one page (%d) and the budget (%d)", peak, len(page), budget)
+	}
+	if n := extraction.inFlight.Load(); n != 0 {
+		t.Errorf("%d bytes still counted", n)
+	}
+}

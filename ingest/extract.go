@@ -35,11 +35,13 @@ type Document struct {
 // content sniffing after that. PDFs are read as pdf.go describes, under
 // its limits; one without a text layer fails with [ErrNoTextLayer]. The character set comes from contentType, a byte
 // order mark or an HTML meta tag. HTML is parsed, never run: scripts and
-// styles are dropped. Input over [MaxExtractBytes] is refused.
+// styles are dropped. Input over [MaxExtractBytes] is refused. Extract
+// waits while the extraction budget is spent (see [SetExtractionBudget]).
 func Extract(body []byte, contentType, sourceURL string) (Document, error) {
 	if len(body) > MaxExtractBytes {
 		return Document{}, fmt.Errorf("extract: %w: %d bytes, limit %d", ErrTooLarge, len(body), MaxExtractBytes)
 	}
+	defer extraction.hold(int64(len(body)))()
 	kind, err := formatOf(body, contentType, sourceURL)
 	if err != nil {
 		return Document{}, fmt.Errorf("extract: %w", err)

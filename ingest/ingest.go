@@ -334,6 +334,14 @@ func (in *Ingester) prepare(ctx context.Context, i int, it Item) (p prepared, sk
 	if err != nil {
 		return p, false, err
 	}
+	// Sentences that address a checker stay in the passage for the record,
+	// marked so that verify neither judges nor cites them.
+	for i, c := range chunks {
+		var n int
+		if chunks[i], n = MarkInstructions(c); n > 0 {
+			in.logger.Info("instruction-like sentences marked", "source", it.Location, "passage", i, "sentences", n)
+		}
+	}
 	ps := make([]evidence.Passage, len(chunks))
 	for i, c := range chunks {
 		ps[i] = evidence.Passage{

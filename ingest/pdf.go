@@ -37,8 +37,8 @@ import (
 // [ErrNoTextLayer]), forms' field values, annotations and comments,
 // attachments, text inside Form XObjects, XMP metadata (only the Info
 // dictionary's Title and CreationDate), Type3 fonts without a ToUnicode
-// map, right-to-left and vertical writing order, and files that need a
-// password.
+// map, right-to-left and vertical writing order, and encrypted files
+// (pdf_preflight.go says why).
 
 // Limits of PDF extraction.
 const (
@@ -111,11 +111,11 @@ func extractPDF(body []byte) (doc Document, err error) {
 			err = fmt.Errorf("read PDF: malformed file: %v", x)
 		}
 	}()
+	if err := pdfPreflight(body, g.deadline); err != nil {
+		return Document{}, fmt.Errorf("read PDF: %w", err)
+	}
 	r, err := pdf.NewReader(g, int64(len(body)))
 	if err != nil {
-		if errors.Is(err, pdf.ErrInvalidPassword) {
-			return Document{}, errors.New("read PDF: the file is encrypted with a password")
-		}
 		var a errPDFAbort
 		if errors.As(err, &a) {
 			return Document{}, fmt.Errorf("read PDF: %w", a.err)

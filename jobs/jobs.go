@@ -244,10 +244,8 @@ func (l *Local) runJob(ctx context.Context, id string) error {
 	switch {
 	case werr != nil:
 		j.State, j.Message = corpus.JobFailed, werr.Error()
-	case j.Failed > 0 && j.Failed == j.Total:
-		j.State, j.Message = corpus.JobFailed, "every source failed"
 	default:
-		j.State = corpus.JobSucceeded
+		j.State, j.Message = j.Outcome()
 	}
 	if err := l.store.UpdateJob(context.WithoutCancel(ctx), j); err != nil {
 		return fmt.Errorf("finish job: %w", err)

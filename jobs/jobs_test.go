@@ -78,8 +78,16 @@ func TestSubmitRunsToCompletion(t *testing.T) {
 		t.Errorf("submitted job = %+v", j)
 	}
 	got := waitFinal(t, l, j.ID)
-	if got.State != corpus.JobSucceeded || got.Done != 3 || got.Ingested != 2 || got.Failed != 1 || len(got.Errors) != 1 || got.Errors[0].Source != "bad" {
-		t.Errorf("finished job = %+v", got)
+	if got.State != corpus.JobPartial || got.Message != "1 of 3 sources failed" || got.Done != 3 || got.Ingested != 2 || got.Failed != 1 || len(got.Errors) != 1 || got.Errors[0].Source != "bad" {
+		t.Errorf("finished job = %+v, want partial", got)
+	}
+
+	good, err := l.Submit(ctx, []string{"a", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := waitFinal(t, l, good.ID); got.State != corpus.JobSucceeded || got.Message != "" || got.Ingested != 2 {
+		t.Errorf("job whose every source was ingested = %+v, want succeeded", got)
 	}
 
 	all, err := l.Submit(ctx, []string{"bad"})

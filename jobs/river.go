@@ -286,10 +286,9 @@ func (r *River) runJob(ctx context.Context, rj *river.Job[riverArgs]) error {
 	case werr != nil:
 		j.State, j.FinishedAt = corpus.JobFailed, now
 		j.Message = fmt.Sprintf("failed after %d attempts: %v", rj.Attempt, werr)
-	case j.Failed > 0 && j.Failed == j.Total:
-		j.State, j.FinishedAt, j.Message = corpus.JobFailed, now, "every source failed"
 	default:
-		j.State, j.FinishedAt, j.Message = corpus.JobSucceeded, now, ""
+		j.State, j.Message = j.Outcome()
+		j.FinishedAt = now
 	}
 	// The attempt's context may be done (timeout, shutdown); the record
 	// must still be written.

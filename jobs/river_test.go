@@ -115,10 +115,11 @@ func TestRiverServeAndWorker(t *testing.T) {
 	if j.State != corpus.JobQueued || j.Total != 3 {
 		t.Errorf("submitted job = %+v", j)
 	}
-	got := waitState(t, serve, j.ID, corpus.JobSucceeded)
+	got := waitState(t, serve, j.ID, corpus.JobPartial)
 	want := corpus.Job{
-		ID: j.ID, State: corpus.JobSucceeded, Sources: []string{"a", "bad", "c"}, Total: 3, Done: 3, Ingested: 2, Failed: 1,
-		Errors: []corpus.JobError{{Source: "bad", Reason: "no such file"}},
+		ID: j.ID, State: corpus.JobPartial, Sources: []string{"a", "bad", "c"}, Total: 3, Done: 3, Ingested: 2, Failed: 1,
+		Errors:  []corpus.JobError{{Source: "bad", Reason: "no such file"}},
+		Message: "1 of 3 sources failed",
 	}
 	if diff := cmp.Diff(want, got, ignoreTimes); diff != "" {
 		t.Errorf("finished job (-want +got):\n%s", diff)

@@ -8,58 +8,100 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/sentences"
+	txt "github.com/verity-fc/verity/text"
 )
 
 //go:embed model/builtin.json.gz
 var shippedModel []byte
 
+//go:embed model/aligner.json.gz
+var shippedAligner []byte
+
 // CacheSize is the number of (claim, passage) judgments a Builtin keeps.
 const CacheSize = 8192
 
-// Builtin is the NLI judge that ships with verity: a [Model] trained by
+// Builtin is the NLI judge that ships with verity: an [Aligner] trained by
 // 'verity train nli' on public data (see the README), pure Go, with an LRU
 // cache of recent judgments keyed by a hash of claim and passage. It is the
 // judge used when no other backend is configured. Safe for concurrent use.
 type Builtin struct {
-	model *Model
+	model passageJudge
 	cache *lru.Cache[[32]byte, evidence.Judgment]
 }
 
 var _ Judge = (*Builtin)(nil)
 
+// loadShipped decodes the previous feature model, the aligner's ensemble
+// member, once.
 var loadShipped = sync.OnceValues(func() (*Model, error) {
 	return ReadModel(bytes.NewReader(shippedModel))
+})
+
+var loadShippedAligner = sync.OnceValues(func() (*Aligner, error) {
+	return ReadAligner(bytes.NewReader(shippedAligner))
 })
 
 // LoadBuiltin returns the judge with the model embedded in the binary. The
 // model is decoded once per process.
 func LoadBuiltin() (*Builtin, error) {
-	m, err := loadShipped()
+	a, err := loadShippedAligner()
 	if err != nil {
 		return nil, fmt.Errorf("load built-in NLI model: %w", err)
+	}
+	return NewBuiltinJudge(a), nil
+}
+
+// LoadFeatureModel returns a judge over the previous built-in model, the
+// feature model (model/builtin.json.gz) alone: the baseline 'verity train
+// nli' compares with.
+func LoadFeatureModel() (*Builtin, error) {
+	m, err := loadShipped()
+	if err != nil {
+		return nil, fmt.Errorf("load the feature NLI model: %w", err)
 	}
 	return NewBuiltin(m), nil
 }
 
-// Load returns a judge with the model read from r (a file written by
-// [Model.Save]).
+// Load returns a judge with the model read from r: a file written by
+// [Aligner.Save] or by [Model.Save].
 func Load(r io.Reader) (*Builtin, error) {
-	m, err := ReadModel(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxModelBytes))
 	if err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	a, err := ReadAligner(bytes.NewReader(data))
+	if err == nil {
+		return NewBuiltinJudge(a), nil
+	}
+	m, err2 := ReadModel(bytes.NewReader(data))
+	if err2 != nil {
 		return nil, err
 	}
 	return NewBuiltin(m), nil
 }
 
+// passageJudge is a model that judges one passage against an analysed claim.
+type passageJudge interface {
+	judgePassage(c *text, passage string) evidence.Judgment
+}
+
+// NewBuiltinJudge returns a judge over the aligning model a.
+func NewBuiltinJudge(a *Aligner) *Builtin { return newBuiltin(a) }
+
 // NewBuiltin returns a judge over m.
-func NewBuiltin(m *Model) *Builtin {
+func NewBuiltin(m *Model) *Builtin { return newBuiltin(m) }
+
+func newBuiltin(m passageJudge) *Builtin {
 	c, err := lru.New[[32]byte, evidence.Judgment](CacheSize)
 	if err != nil {
 		// Only a non-positive size fails, and CacheSize is a constant.
@@ -68,8 +110,11 @@ func NewBuiltin(m *Model) *Builtin {
 	return &Builtin{model: m, cache: c}
 }
 
-// Model returns the judge's model.
-func (b *Builtin) Model() *Model { return b.model }
+// Model returns the judge's model when it is the feature model, else nil.
+func (b *Builtin) Model() *Model {
+	m, _ := b.model.(*Model)
+	return m
+}
 
 // Judge implements [Judge]: one judgment per passage, in order. The claim
 // is analysed once for all passages. A passage of more than two sentences
@@ -115,12 +160,18 @@ const focusSentences = 2
 // accuracy from 0.46 to 0.51 and cuts the calibration error from 0.21 to
 // 0.07, and it keeps the citation checker's precision.
 func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
+	return judgeFocused(m.judge, c, passage)
+}
+
+// judgeFocused judges passage against claim c with judge, as described at
+// [Model.judgePassage].
+func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage string) evidence.Judgment {
 	sents := sentences.Texts(passage)
-	whole := m.judge(c, analyse(passage))
+	whole := judge(c, analyse(passage))
 	if len(sents) <= focusSentences {
 		return whole
 	}
-	f := m.judge(c, focus(c, sents))
+	f := judge(c, focus(c, resolvePronouns(sents)))
 	return evidence.Judgment{
 		Entail:     (whole.Entail + f.Entail) / 2,
 		Contradict: (whole.Contradict + f.Contradict) / 2,
@@ -132,17 +183,60 @@ func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 // the most of the claim's content words, ties to the shorter and then the
 // earlier window.
 func focus(c *text, sents []string) *text {
-	var best *text
-	bestScore := -1.0
-	for n := 1; n <= min(focusSentences, len(sents)); n++ {
-		for i := 0; i+n <= len(sents); i++ {
-			w := analyse(strings.Join(sents[i:i+n], " "))
-			if o := overlap(c, w); o > bestScore+1e-9 {
-				best, bestScore = w, o
-			}
+	i, n := txt.BestWindow(sents, 1, focusSentences, func(w string) float64 { return overlap(c, analyse(w)) })
+	return analyse(strings.Join(sents[i:i+n], " "))
+}
+
+// subjectPronouns open a sentence whose subject is the previous
+// sentence's; the value is the form that replaces it ("" keeps the name,
+// "'s" makes it possessive).
+var subjectPronouns = map[string]string{"He": "", "She": "", "It": "", "They": "", "His": "'s", "Her": "'s", "Its": "'s", "Their": "'s"}
+
+// resolvePronouns returns sents with a pronoun that opens a sentence
+// replaced by the name that opens the sentence before it ("Marie Curie was
+// a physicist. She won two Nobel Prizes." makes the second "Marie Curie
+// won two Nobel Prizes."), so that a window of one or two sentences keeps
+// its subject. A sentence that does not open with a name lends none.
+func resolvePronouns(sents []string) []string {
+	out := slices.Clone(sents)
+	for i := 1; i < len(out); i++ {
+		first, rest, ok := strings.Cut(out[i], " ")
+		suffix, isPronoun := subjectPronouns[first]
+		if !ok || !isPronoun {
+			continue
+		}
+		if name := leadingName(out[i-1]); name != "" {
+			out[i] = name + suffix + " " + rest
 		}
 	}
-	return best
+	return out
+}
+
+// leadingName is the run of capitalised words that opens s, "The" included
+// ("The Golden Gate Bridge"), or "" when fewer than two capitalised words
+// open s.
+func leadingName(s string) string {
+	words := strings.Fields(s)
+	n := 0
+	for n < len(words) && n < 6 {
+		w := words[n]
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) || strings.ContainsAny(w, ",.;:") && n == 0 {
+			break
+		}
+		n++
+		if strings.ContainsAny(w, ",.;:") {
+			break
+		}
+	}
+	// One capitalised word is every sentence's first word, not a name.
+	if n < 2 || (n == 2 && (words[0] == "The" || words[0] == "A" || words[0] == "An")) {
+		return ""
+	}
+	if _, isPronoun := subjectPronouns[words[0]]; isPronoun {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(words[:n], " "), ",.;:")
 }
 
 func pairKey(claim, passage string) [32]byte {
@@ -153,3 +247,11 @@ func pairKey(claim, passage string) [32]byte {
 	h.Sum(k[:0])
 	return k
 }
+
+// ContentOverlap is the fraction of the claim's content-word stems (no
+// stop words, negations, quantifiers, modals or numbers) that the passage
+// has: how the judge picks the sentences of a passage that bear on a claim.
+func ContentOverlap(claim, passage string) float64 { return overlap(analyse(claim), analyse(passage)) }
+
+// overlap is the fraction of the claim's content stems found in the passage.
+func overlap(c, p *text) float64 { return txt.Overlap(c.content, p.stems) }

@@ -32,7 +32,13 @@ func judgeOne(t *testing.T, b *Builtin, claim, passage string) evidence.Judgment
 }
 
 func top(j evidence.Judgment) Label {
-	return argmax([numLabels]float64{j.Entail, j.Contradict, j.Neutral})
+	switch {
+	case j.Entail >= j.Contradict && j.Entail >= j.Neutral:
+		return Entail
+	case j.Contradict >= j.Neutral:
+		return Contradict
+	}
+	return Neutral
 }
 
 // TestShippedBehaviour pins what the seeds call out on hand-written pairs
@@ -127,15 +133,27 @@ func TestBuiltinJudge(t *testing.T) {
 	}
 }
 
+func loadAligner(t testing.TB) *Aligner {
+	t.Helper()
+	a, err := loadShippedAligner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func TestSaveLoad(t *testing.T) {
 	b := shipped(t)
 	var buf bytes.Buffer
-	if err := b.Model().Save(&buf); err != nil {
+	if err := loadAligner(t).Save(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var again bytes.Buffer
-	if err := b.Model().Save(&again); err != nil {
+	if err := loadAligner(t).Save(&again); err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), shippedAligner) {
+		t.Error("a saved model differs from the file it was read from")
 	}
 	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
 		t.Error("two saves of one model differ")
@@ -152,7 +170,11 @@ func TestSaveLoad(t *testing.T) {
 
 func TestReadModelErrors(t *testing.T) {
 	save := func(mut func(m *Model)) string {
-		m := *shipped(t).Model()
+		shippedFeatures, err := loadShipped()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := *shippedFeatures
 		mut(&m)
 		var buf bytes.Buffer
 		if err := m.Save(&buf); err != nil {
@@ -208,7 +230,7 @@ func BenchmarkJudge(b *testing.B) {
 
 func BenchmarkLoadBuiltin(b *testing.B) {
 	for range b.N {
-		if _, err := ReadModel(bytes.NewReader(shippedModel)); err != nil {
+		if _, err := ReadAligner(bytes.NewReader(shippedAligner)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -236,8 +258,10 @@ func TestFocus(t *testing.T) {
 }
 
 func TestJudgeParagraph(t *testing.T) {
-	b := shipped(t)
-	m := b.Model()
+	// The network alone: the ensemble mixes in the feature model after
+	// the focus.
+	m := loadAligner(t).WithOld(nil, 0)
+	b := NewBuiltinJudge(m)
 	const claim = "The Golden Gate Bridge opened in 1937."
 	const sentence = "The Golden Gate Bridge was opened to traffic in 1937."
 	short := "Fog is common. " + sentence

@@ -46,33 +46,33 @@ func analyse(s string) *text {
 	t := &text{raw: s, toks: tokenize(s), stems: map[string]bool{}, lowers: map[string]bool{}, vecs: map[string][]float32{}, negated: map[string]bool{}}
 	table := wordvec.Default()
 	for i, tk := range t.toks {
-		t.lowers[tk.lower] = true
-		t.stems[tk.stem] = true
-		if negations[tk.lower] {
+		t.lowers[tk.Lower] = true
+		t.stems[tk.Stem] = true
+		if negations[tk.Lower] {
 			t.negs++
 		}
-		if q := quantLevel[tk.lower]; q > t.quant {
+		if q := quantLevel[tk.Lower]; q > t.quant {
 			t.quant = q
 		}
-		if hedges[tk.lower] {
+		if hedges[tk.Lower] {
 			t.hedged = true
 		}
-		if exclusives[tk.lower] {
+		if exclusives[tk.Lower] {
 			t.excl = true
 		}
 		if _, isNum := numberValue(tk); isNum {
 			continue
 		}
-		if !stopwords[tk.lower] && !negations[tk.lower] && quantLevel[tk.lower] == 0 && !hedges[tk.lower] && len(tk.lower) > 1 {
-			t.content = append(t.content, tk.stem)
+		if !stopwords[tk.Lower] && !negations[tk.Lower] && quantLevel[tk.Lower] == 0 && !hedges[tk.Lower] && len(tk.Lower) > 1 {
+			t.content = append(t.content, tk.Stem)
 			for k := max(0, i-negScope); k < i; k++ {
-				if negations[t.toks[k].lower] {
-					t.negated[tk.stem] = true
+				if negations[t.toks[k].Lower] {
+					t.negated[tk.Stem] = true
 				}
 			}
-			if _, ok := t.vecs[tk.stem]; !ok {
-				if v, ok := table.Vector(tk.lower); ok {
-					t.vecs[tk.stem] = unit(v)
+			if _, ok := t.vecs[tk.Stem]; !ok {
+				if v, ok := table.Vector(tk.Lower); ok {
+					t.vecs[tk.Stem] = unit(v)
 				}
 			}
 		}
@@ -81,8 +81,8 @@ func analyse(s string) *text {
 }
 
 func numberValue(tk token) (float64, bool) {
-	s := tk.lower
-	if !tk.num {
+	s := tk.Lower
+	if !tk.Num {
 		w, ok := numberWords[s]
 		if !ok || strings.HasSuffix(w, "st") || strings.HasSuffix(w, "nd") || strings.HasSuffix(w, "rd") {
 			return 0, false
@@ -183,12 +183,12 @@ func features(c, p *text, idf func(string) float64, maxIDF float64) ([]float64, 
 	caps, capsMissing := 0, 0
 	seen := map[string]bool{}
 	for _, tk := range c.toks {
-		if !tk.cap || stopwords[tk.lower] || seen[tk.lower] {
+		if !tk.Cap || stopwords[tk.Lower] || seen[tk.Lower] {
 			continue
 		}
-		seen[tk.lower] = true
+		seen[tk.Lower] = true
 		caps++
-		if !p.lowers[tk.lower] && !p.stems[tk.stem] {
+		if !p.lowers[tk.Lower] && !p.stems[tk.Stem] {
 			capsMissing++
 		}
 	}
@@ -453,7 +453,7 @@ func containsSeq(p, c []token) bool {
 outer:
 	for i := 0; i+len(c) <= len(p); i++ {
 		for j := range c {
-			if p[i+j].stem != c[j].stem {
+			if p[i+j].Stem != c[j].Stem {
 				continue outer
 			}
 		}

@@ -10,7 +10,7 @@ import (
 func TestTokenize(t *testing.T) {
 	var got []string
 	for _, tk := range tokenize("In 1999, Smith's firm didn't earn $9,210.50 -LRB-est.-RRB- and U.S. sales") {
-		got = append(got, tk.lower)
+		got = append(got, tk.Lower)
 	}
 	want := []string{"in", "1999", "smith", "s", "firm", "did", "not", "earn", "9210.50", "est", "and", "u", "s", "sales"}
 	if diff := cmp.Diff(want, got); diff != "" {

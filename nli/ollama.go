@@ -36,7 +36,28 @@ type OllamaConfig struct {
 	// MaxTextBytes bounds the claim and each passage in the prompt; longer
 	// texts are judged on their beginning. Default 8 KiB.
 	MaxTextBytes int
+	// Profile is the kind of model: ProfileNLI (the default) asks for one
+	// of three label words; ProfileMiniCheck asks a MiniCheck-style yes/no
+	// fact checker (e.g. bespoke-minicheck) "Document: ... Claim: ...".
+	// The default is ProfileMiniCheck for a model whose name contains
+	// "minicheck", else ProfileNLI.
+	Profile string
+	// Split, for ProfileMiniCheck, divides the "No" probability between
+	// contradiction and neutral in the ratio of its own judgment of the
+	// pair (verity passes the built-in judge). Without it all of "No" is
+	// neutral: a yes/no checker does not tell a contradiction from a
+	// passage that is silent.
+	Split Judge
 }
+
+// The judge profiles of OllamaConfig.Profile.
+const (
+	ProfileNLI       = "nli"
+	ProfileMiniCheck = "minicheck"
+)
+
+// The answers a MiniCheck-style model is asked for.
+var miniCheckLabels = []string{"Yes", "No"}
 
 // Ollama is an NLI judge backed by a language model, normally served by
 // Ollama (any LogprobScorer works, e.g. an OpenAI-compatible endpoint). It
@@ -81,6 +102,16 @@ func NewOllama(s LogprobScorer, cfg OllamaConfig, logger *slog.Logger) (*Ollama,
 	if cfg.MaxTextBytes <= 0 {
 		cfg.MaxTextBytes = 8 << 10
 	}
+	switch cfg.Profile {
+	case "":
+		cfg.Profile = ProfileNLI
+		if strings.Contains(strings.ToLower(cfg.Model), "minicheck") {
+			cfg.Profile = ProfileMiniCheck
+		}
+	case ProfileNLI, ProfileMiniCheck:
+	default:
+		return nil, fmt.Errorf("ollama judge: profile %q is not %q or %q", cfg.Profile, ProfileNLI, ProfileMiniCheck)
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -95,6 +126,25 @@ func (j *Ollama) Judge(ctx context.Context, claim string, passages []string) ([]
 	if strings.TrimSpace(claim) == "" {
 		return nil, errors.New("judge: empty claim")
 	}
+	if j.cfg.Profile == ProfileMiniCheck {
+		return j.judgeMiniCheck(ctx, claim, passages)
+	}
+	return j.eachPassage(ctx, passages, func(ctx context.Context, i int, p string) (evidence.Judgment, error) {
+		lp, err := j.s.LabelLogprobs(ctx, j.cfg.Model, ollamaPrompt(claim, p, j.cfg.MaxTextBytes), ollamaLabels)
+		if err != nil {
+			return evidence.Judgment{}, err
+		}
+		jd, ok := logprobJudgment(lp, j.cfg.Floor)
+		if !ok {
+			return evidence.Judgment{}, fmt.Errorf("model %q gave none of the labels %s among its top first tokens", j.cfg.Model, strings.Join(ollamaLabels, ", "))
+		}
+		return jd, nil
+	})
+}
+
+// eachPassage judges every non-empty passage with judge, at most
+// Concurrency at once; an empty passage is neutral without a call.
+func (j *Ollama) eachPassage(ctx context.Context, passages []string, judge func(ctx context.Context, i int, p string) (evidence.Judgment, error)) ([]evidence.Judgment, error) {
 	out := make([]evidence.Judgment, len(passages))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(j.cfg.Concurrency)
@@ -104,13 +154,9 @@ func (j *Ollama) Judge(ctx context.Context, claim string, passages []string) ([]
 			continue
 		}
 		g.Go(func() error {
-			lp, err := j.s.LabelLogprobs(ctx, j.cfg.Model, ollamaPrompt(claim, p, j.cfg.MaxTextBytes), ollamaLabels)
+			jd, err := judge(ctx, i, p)
 			if err != nil {
 				return fmt.Errorf("judge passage %d: %w", i, err)
-			}
-			jd, ok := logprobJudgment(lp, j.cfg.Floor)
-			if !ok {
-				return fmt.Errorf("judge passage %d: model %q gave none of the labels %s among its top first tokens", i, j.cfg.Model, strings.Join(ollamaLabels, ", "))
 			}
 			out[i] = jd
 			return nil
@@ -169,4 +215,59 @@ func clipText(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// judgeMiniCheck asks a yes/no fact checker whether each passage supports
+// the claim: P(Yes) is the entailment; P(No) is split between
+// contradiction and neutral by cfg.Split's judgment, or is all neutral.
+func (j *Ollama) judgeMiniCheck(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
+	var split []evidence.Judgment
+	if j.cfg.Split != nil {
+		var err error
+		if split, err = j.cfg.Split.Judge(ctx, claim, passages); err != nil {
+			return nil, fmt.Errorf("judge: split not-supported: %w", err)
+		}
+		if len(split) != len(passages) {
+			return nil, fmt.Errorf("judge: split judge gave %d judgments for %d passages", len(split), len(passages))
+		}
+	}
+	return j.eachPassage(ctx, passages, func(ctx context.Context, i int, p string) (evidence.Judgment, error) {
+		lp, err := j.s.LabelLogprobs(ctx, j.cfg.Model, miniCheckPrompt(claim, p, j.cfg.MaxTextBytes), miniCheckLabels)
+		if err != nil {
+			return evidence.Judgment{}, err
+		}
+		yes, ok := yesProbability(lp, j.cfg.Floor)
+		if !ok {
+			return evidence.Judgment{}, fmt.Errorf("model %q gave neither Yes nor No among its top first tokens", j.cfg.Model)
+		}
+		contra := 0.0
+		if split != nil {
+			if s := split[i].Contradict + split[i].Neutral; s > 0 {
+				contra = split[i].Contradict / s
+			}
+		}
+		return evidence.Judgment{Entail: yes, Contradict: (1 - yes) * contra, Neutral: (1 - yes) * (1 - contra)}, nil
+	})
+}
+
+// yesProbability is P(Yes) renormalised over Yes and No, a label the
+// model did not consider getting the floor.
+func yesProbability(lp map[string]float64, floor float64) (float64, bool) {
+	var p [2]float64
+	seen := false
+	for i, l := range miniCheckLabels {
+		p[i] = floor
+		if x, ok := lp[l]; ok && !math.IsNaN(x) {
+			p[i] = max(math.Exp(min(x, 0)), floor)
+			seen = true
+		}
+	}
+	return p[0] / (p[0] + p[1]), seen
+}
+
+// miniCheckPrompt is the prompt MiniCheck models are trained on
+// ("Document: ... Claim: ..."); the model's own template adds the
+// question.
+func miniCheckPrompt(claim, passage string, maxBytes int) string {
+	return "Document: " + clipText(passage, maxBytes) + "\nClaim: " + clipText(claim, maxBytes)
 }

@@ -68,6 +68,15 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j.Contradict += j.Entail - keep
 		j.Entail = keep
 	}
+	j = quantifierAndModalRules(c, p, j)
+	if otherSubject(c, p) {
+		j = toNeutral(j)
+	}
+	return j
+}
+
+// quantifierAndModalRules applies the quantifier and the modal rule.
+func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if c.quant >= 2 && p.quant < c.quant {
 		keep := j.Entail * quantKeep
 		j.Neutral += j.Entail - keep
@@ -78,11 +87,14 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j.Neutral += j.Entail - e + j.Contradict - k
 		j.Entail, j.Contradict = e, k
 	}
-	if otherSubject(c, p) {
-		keep := j.Contradict * offTopicKeep
-		j.Neutral += j.Contradict - keep
-		j.Contradict = keep
-	}
+	return j
+}
+
+// toNeutral moves all but offTopicKeep of the contradiction to neutral.
+func toNeutral(j evidence.Judgment) evidence.Judgment {
+	keep := j.Contradict * offTopicKeep
+	j.Neutral += j.Contradict - keep
+	j.Contradict = keep
 	return j
 }
 
@@ -101,7 +113,7 @@ func otherSubject(c, p *text) bool {
 		}
 	}
 	for _, tk := range p.toks {
-		if pronouns[tk.lower] {
+		if pronouns[tk.Lower] {
 			return false
 		}
 	}
@@ -121,7 +133,7 @@ var pronouns = set("he", "she", "it", "they", "him", "her", "them", "his", "hers
 // sentence that is not a stopword.
 func namesSomething(t *text) bool {
 	for _, tk := range t.toks {
-		if tk.cap && !stopwords[tk.lower] {
+		if tk.Cap && !stopwords[tk.Lower] {
 			return true
 		}
 	}
@@ -130,7 +142,7 @@ func namesSomething(t *text) bool {
 
 func hasStrictHedge(t *text, from, to int) bool {
 	for _, tk := range t.toks[from:to] {
-		if strictHedges[tk.lower] {
+		if strictHedges[tk.Lower] {
 			return true
 		}
 	}
@@ -145,11 +157,11 @@ func passageHedgesClaim(c, p *text) bool {
 		claim[s] = true
 	}
 	for i, tk := range p.toks {
-		if !strictHedges[tk.lower] {
+		if !strictHedges[tk.Lower] {
 			continue
 		}
 		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {
-			if claim[p.toks[k].stem] {
+			if claim[p.toks[k].Stem] {
 				return true
 			}
 		}
@@ -175,4 +187,68 @@ func negationFlip(c, p *text) bool {
 		}
 	}
 	return flipped && float64(covered) >= negCoverage*float64(len(c.content))
+}
+
+// applySeedRules adjusts a judgment of the aligning network by the
+// mandatory quantifier and modal rules of seed 000 (as in applyRules) and
+// by the subject rule: evidence about another named subject is neutral
+// (see otherNamedSubject). The negation and no-shared-word rules of
+// applyRules are left to the network, which has negation-scope channels
+// and sees the whole alignment; on the calibration split they cost
+// balanced accuracy.
+func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
+	j = quantifierAndModalRules(c, p, j)
+	if otherSubject(c, p) || otherNamedSubject(c, p) {
+		j = toNeutral(j)
+	}
+	return j
+}
+
+// subjectName returns the name that opens the claim, after an article: its
+// run of capitalised words ("The Harbour Bridge opened ..." gives harbour,
+// bridge; "Marie Curie won ..." gives marie, curie), or nil when the claim
+// does not open with a name inside the sentence ("Exports rose ...",
+// "Paris is ...": a sentence's first word is capitalised anyway).
+func subjectName(c *text) []token {
+	t := c.toks
+	i := 0
+	if len(t) > 0 && (t[0].Lower == "the" || t[0].Lower == "a" || t[0].Lower == "an") {
+		i = 1
+	}
+	j := i
+	for j < len(t) && (t[j].Cap || (j == 0 && len(t) > 1 && t[1].Cap)) {
+		j++
+	}
+	if j == i || (j == 1 && i == 0) {
+		return nil
+	}
+	return t[i:j]
+}
+
+// otherNamedSubject reports whether the claim opens with a name of two
+// words or more that the passage lacks at least half of, while the
+// passage opens with a name of its own and has no third-person pronoun
+// that could stand for the claim's subject: "The Harbour Bridge opened in
+// 1932." against "The Golden Gate Bridge opened in 1937." is about another
+// bridge, not a contradiction.
+// A claim that only fills a slot differently ("The Eiffel Tower is in
+// Berlin.", "proposed by a researcher at NASA") keeps its subject and is
+// left alone.
+func otherNamedSubject(c, p *text) bool {
+	name, pname := subjectName(c), subjectName(p)
+	if len(name) < 2 || len(pname) == 0 {
+		return false
+	}
+	for _, tk := range p.toks {
+		if pronouns[tk.Lower] {
+			return false
+		}
+	}
+	missing := 0
+	for _, tk := range name {
+		if !p.stems[tk.Stem] {
+			missing++
+		}
+	}
+	return 2*missing >= len(name)
 }

@@ -1,130 +1,26 @@
 package nli
 
 import (
-	"strings"
-	"unicode"
-
-	"github.com/kljensen/snowball/english"
+	txt "github.com/verity-fc/verity/text"
 )
 
-// token is one word of a text: its lower-case form, its Porter2 stem and
-// whether it was written with a capital not at the start of a sentence.
-type token struct {
-	lower string
-	stem  string
-	cap   bool
-	num   bool
-	// sep is true for a number written with a thousands separator, which
-	// is then no year ("1,999" people, not 1999).
-	sep bool
-}
-
-// Penn Treebank escapes found in FEVER and VitaminC text.
-var ptbEscapes = strings.NewReplacer("-LRB-", "(", "-RRB-", ")", "-LSB-", "[", "-RSB-", "]", "-LCB-", "{", "-RCB-", "}", "``", `"`, "''", `"`, "n't", " not", "N'T", " NOT", "cannot", "can not")
+// token is one word of a text (package text).
+type token = txt.Token
 
 // maxTokens bounds the words looked at in one text; a passage longer than
 // this is judged on its first maxTokens words.
 const maxTokens = 400
 
-// tokenize splits text into words and numbers. Numbers keep their decimal
-// point and lose thousands separators ("9,210" -> "9210"); everything else
-// that is not a letter or digit separates words.
-func tokenize(text string) []token {
-	text = ptbEscapes.Replace(text)
-	var out []token
-	sentenceStart := true
-	rs := []rune(text)
-	for i := 0; i < len(rs) && len(out) < maxTokens; {
-		r := rs[i]
-		switch {
-		case unicode.IsDigit(r):
-			j := i
-			sep := false
-			var b strings.Builder
-			for j < len(rs) {
-				c := rs[j]
-				if unicode.IsDigit(c) {
-					b.WriteRune(c)
-				} else if (c == ',' || c == '.') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i {
-					if c == '.' {
-						b.WriteRune(c)
-					} else {
-						sep = true
-					}
-				} else {
-					break
-				}
-				j++
-			}
-			s := b.String()
-			out = append(out, token{lower: s, stem: s, num: true, sep: sep})
-			sentenceStart = false
-			i = j
-		case unicode.IsLetter(r):
-			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || (rs[j] == '\'' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && rs[j+1] != 's')) {
-				j++
-			}
-			w := string(rs[i:j])
-			lw := strings.ToLower(w)
-			out = append(out, token{lower: lw, stem: stem(lw), cap: unicode.IsUpper(r) && !sentenceStart})
-			sentenceStart = false
-			i = j
-		default:
-			if r == '.' || r == '!' || r == '?' || r == ':' || r == ';' || r == '"' {
-				sentenceStart = true
-			}
-			i++
-		}
-	}
-	return out
-}
+func tokenize(s string) []token { return txt.Tokenize(s, maxTokens) }
 
-// stem returns the Porter2 stem of a lower-case word, with irregular forms
-// the stemmer leaves apart mapped together first.
-func stem(w string) string {
-	if s, ok := irregular[w]; ok {
-		return s
-	}
-	return english.Stem(w, false)
-}
+func stem(w string) string { return txt.Stem(w) }
 
-// irregular maps common irregular inflections to one form so that "won"
-// aligns with "win" and "children" with "child".
-var irregular = map[string]string{
-	"won": "win", "lost": "lose", "was": "be", "were": "be", "is": "be", "are": "be", "been": "be", "am": "be",
-	"has": "have", "had": "have", "did": "do", "does": "do", "done": "do", "went": "go", "gone": "go",
-	"made": "make", "took": "take", "taken": "take", "gave": "give", "given": "give", "wrote": "write",
-	"written": "write", "born": "bear", "bore": "bear", "began": "begin", "begun": "begin", "became": "becom",
-	"found": "find", "held": "hold", "left": "leav", "led": "lead", "met": "meet", "ran": "run", "sang": "sing",
-	"sung": "sing", "sold": "sell", "bought": "buy", "built": "build", "told": "tell", "said": "say",
-	"children": "child", "men": "man", "women": "woman", "people": "person", "feet": "foot", "mice": "mous",
-	"died": "die", "dead": "die", "death": "die", "grew": "grow", "grown": "grow", "knew": "know", "known": "know",
-	"saw": "see", "seen": "see", "spoke": "speak", "spoken": "speak", "drove": "drive", "driven": "drive",
-	"chose": "choos", "chosen": "choos", "fell": "fall", "fallen": "fall", "flew": "fli", "flown": "fli",
-	"rode": "ride", "ridden": "ride", "ate": "eat", "eaten": "eat", "wore": "wear", "worn": "wear",
-	"thought": "think", "brought": "bring", "caught": "catch", "taught": "teach", "fought": "fight",
-	"kept": "keep", "slept": "sleep", "sat": "sit", "stood": "stand", "lay": "lie", "hung": "hang",
-}
-
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+var set = txt.Set
 
 // stopwords are function words left out of alignment. Negations,
 // quantifiers and modals are not among them: they have features of their
 // own.
-var stopwords = set("a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "and", "or",
-	"but", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "he",
-	"she", "they", "them", "his", "her", "their", "him", "we", "our", "you", "your", "i", "me", "my", "which", "who",
-	"whom", "whose", "what", "there", "here", "has", "have", "had", "do", "does", "did", "s", "also", "into", "than",
-	"then", "so", "such", "about", "up", "out", "one", "an", "if", "when", "while", "where", "how", "very", "just",
-	"will", "would", "shall", "should", "known", "called", "named", "over", "only", "other",
-	"some", "any", "all", "no", "not", "many", "most", "may", "might", "can", "could", "both", "each", "more", "less")
+var stopwords = txt.StopWords()
 
 // negations mark a negated statement.
 var negations = set("not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "nowhere",

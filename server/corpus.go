@@ -19,6 +19,7 @@ import (
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -212,15 +213,52 @@ func (s *Server) removeUploads(dir string) {
 	}
 }
 
-// publicJob is j as clients see it: an uploaded file is named
-// "upload:<upload id>/<file name>", never by its path on the server, in
-// the sources, the errors and the message alike.
+// publicJob is j as clients see it, without paths on the server: an
+// uploaded file is named "upload:<upload id>/<file name>" and any other
+// file (the demo corpus serve ingests) by its base name, in the sources,
+// the errors and the message alike.
 func (s *Server) publicJob(j corpus.Job) corpus.Job {
-	if s.cfg.UploadDir == "" {
+	var prefixes []string
+	if s.cfg.UploadDir != "" {
+		// Ingest reports files by absolute path; the job lists them as
+		// given.
+		prefixes = append(prefixes, filepath.Clean(s.cfg.UploadDir)+string(filepath.Separator))
+		if abs, err := filepath.Abs(s.cfg.UploadDir); err == nil && abs+string(filepath.Separator) != prefixes[0] {
+			prefixes = append([]string{abs + string(filepath.Separator)}, prefixes...)
+		}
+	}
+	var pairs []string
+	for _, src := range j.Sources {
+		if checkURL(src) == nil {
+			continue
+		}
+		name := filepath.Base(src)
+		for _, p := range prefixes {
+			if rest, ok := strings.CutPrefix(src, p); ok {
+				name = "upload:" + filepath.ToSlash(rest)
+				break
+			}
+		}
+		pairs = append(pairs, src, name)
+		if abs, err := filepath.Abs(src); err == nil && abs != src {
+			pairs = append(pairs, abs, name)
+		}
+	}
+	if len(pairs) == 0 {
 		return j
 	}
-	prefix := filepath.Clean(s.cfg.UploadDir) + string(filepath.Separator)
-	hide := func(text string) string { return strings.ReplaceAll(text, prefix, "upload:") }
+	// Longest first, so that a path is never replaced by a part of it.
+	type pair struct{ from, to string }
+	ps := make([]pair, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		ps = append(ps, pair{pairs[i], pairs[i+1]})
+	}
+	slices.SortFunc(ps, func(a, b pair) int { return len(b.from) - len(a.from) })
+	flat := make([]string, 0, len(pairs))
+	for _, p := range ps {
+		flat = append(flat, p.from, p.to)
+	}
+	hide := strings.NewReplacer(flat...).Replace
 	j.Sources = slices.Clone(j.Sources)
 	for i, src := range j.Sources {
 		j.Sources[i] = hide(src)
@@ -339,7 +377,19 @@ func (s *Server) stats(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, st)
+	if s.deps.Storage == nil {
+		c.JSON(http.StatusOK, st)
+		return
+	}
+	use, err := retention.StorageOf(c.Request.Context(), s.deps.Storage, s.cfg.UploadDir)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, struct {
+		corpus.Stats
+		Storage retention.Storage `json:"storage"`
+	}{st, use})
 }
 
 // intQuery reads an integer query parameter within [min, max].

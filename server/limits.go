@@ -49,6 +49,22 @@ func (r *rateLimiter) take(client string) (bool, time.Duration) {
 	now := r.now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	b := r.bucket(client, now)
+	res := b.lim.ReserveN(now, 1)
+	if !res.OK() {
+		return false, time.Second
+	}
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now)
+		return false, d
+	}
+	return true, 0
+}
+
+// bucket returns client's bucket, made when missing, after dropping the
+// buckets idle for longer than idleAfter (at most once per idleAfter).
+// r.mu must be held.
+func (r *rateLimiter) bucket(client string, now time.Time) *bucket {
 	if now.Sub(r.swept) > idleAfter {
 		for k, b := range r.buckets {
 			if now.Sub(b.seen) > idleAfter {
@@ -63,15 +79,7 @@ func (r *rateLimiter) take(client string) (bool, time.Duration) {
 		r.buckets[client] = b
 	}
 	b.seen = now
-	res := b.lim.ReserveN(now, 1)
-	if !res.OK() {
-		return false, time.Second
-	}
-	if d := res.DelayFrom(now); d > 0 {
-		res.CancelAt(now)
-		return false, d
-	}
-	return true, 0
+	return b
 }
 
 // retryAfter is d as whole seconds for a Retry-After header, at least 1.
@@ -96,11 +104,16 @@ func (s *Server) rateLimit() gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		s.metrics.rejected("rate")
-		c.Header("Retry-After", retryAfter(wait))
-		writeProblem(c, Problem{Type: "https://verity.dev/problems/rate-limited", Title: "Too many requests", Status: http.StatusTooManyRequests,
-			Detail: "this client is over its rate of " + strconv.FormatFloat(s.cfg.RateLimit, 'g', -1, 64) + " requests a second; retry after " + retryAfter(wait) + " s"})
+		s.tooMany(c, wait)
 	}
+}
+
+// tooMany answers 429 with Retry-After.
+func (s *Server) tooMany(c *gin.Context, wait time.Duration) {
+	s.metrics.rejected("rate")
+	c.Header("Retry-After", retryAfter(wait))
+	writeProblem(c, Problem{Type: "https://verity.dev/problems/rate-limited", Title: "Too many requests", Status: http.StatusTooManyRequests,
+		Detail: "this client is over its rate of " + strconv.FormatFloat(s.cfg.RateLimit, 'g', -1, 64) + " requests a second; retry after " + retryAfter(wait) + " s"})
 }
 
 // clientIP is the address the connection came from. X-Forwarded-For is not

@@ -222,3 +222,37 @@ func (s *Server) countRequests() gin.HandlerFunc {
 		s.metrics.latency.WithLabelValues(route, c.Request.Method).Observe(time.Since(start).Seconds())
 	}
 }
+
+// JobCounter counts stored jobs by state; corpus.JobCounter implements it.
+type JobCounter interface {
+	CountJobs(ctx context.Context) (map[corpus.JobState]int, error)
+}
+
+// WatchJobs publishes verity_jobs{state}, the stored jobs in each state,
+// read from c at every scrape. Over PostgreSQL it is the whole queue's,
+// workers' jobs included.
+func (m *Metrics) WatchJobs(c JobCounter) {
+	if m != nil {
+		m.reg.MustRegister(jobStates{c})
+	}
+}
+
+// jobStates is a collector that asks the store at scrape time.
+type jobStates struct{ c JobCounter }
+
+var jobStatesDesc = prometheus.NewDesc("verity_jobs", "Stored ingest jobs by state (queued, running, succeeded, failed, canceled).", []string{"state"}, nil)
+
+func (j jobStates) Describe(ch chan<- *prometheus.Desc) { ch <- jobStatesDesc }
+
+func (j jobStates) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	counts, err := j.c.CountJobs(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(jobStatesDesc, err)
+		return
+	}
+	for _, st := range []corpus.JobState{corpus.JobQueued, corpus.JobRunning, corpus.JobSucceeded, corpus.JobFailed, corpus.JobCanceled} {
+		ch <- prometheus.MustNewConstMetric(jobStatesDesc, prometheus.GaugeValue, float64(counts[st]), string(st))
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
@@ -26,6 +27,9 @@ type Problem struct {
 	Status int    `json:"status"`
 	Detail string `json:"detail,omitempty"`
 	Field  string `json:"field,omitempty"`
+	// Reason is the code of a 422: why the text is not a checkable claim
+	// (question, imperative, opinion, no_verb).
+	Reason string `json:"reason,omitempty"`
 }
 
 // NotFoundError reports a missing resource; it carries the kind and id the
@@ -72,6 +76,7 @@ type failedAgent interface {
 func problemFor(err error) Problem {
 	var (
 		ie *evidence.InputError
+		nc *claim.NotCheckable
 		nf *NotFoundError
 		ue *UnavailableError
 		un unavailable
@@ -81,6 +86,8 @@ func problemFor(err error) Problem {
 	switch {
 	case errors.As(err, &ie):
 		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
+	case errors.As(err, &nc):
+		return Problem{Type: "https://verity.dev/problems/not-a-claim", Title: "Not a checkable claim", Status: http.StatusUnprocessableEntity, Detail: nc.Error(), Field: "claim", Reason: nc.Reason}
 	case errors.As(err, &nf):
 		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
 	case errors.As(err, &se):

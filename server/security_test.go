@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,7 +275,7 @@ func TestHost(t *testing.T) {
 // rejections are counted.
 func TestRateLimit(t *testing.T) {
 	const burst = 5
-	s := securedServer(t, Config{RateLimit: 0.5, RateBurst: burst}, Deps{})
+	s := securedServer(t, Config{RateLimit: 0.01, RateBurst: burst}, Deps{})
 	var ok, limited int
 	for range burst + 5 {
 		resp, body := do(t, "GET", s.url+"/v1/jobs", "", "", bearerOf(s.read))
@@ -292,7 +294,7 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("status %d: %s", resp.StatusCode, body)
 		}
 	}
-	// A bucket refills at 0.5 a second: at most one more token may have
+	// A bucket refills at 0.01 a second: at most one more token may have
 	// come while the loop ran.
 	if ok < burst || ok > burst+1 || limited < 4 {
 		t.Errorf("%d answered, %d limited; want the burst of %d answered and the rest limited", ok, limited, burst)
@@ -376,7 +378,7 @@ func TestSlowBodyCutOff(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /v1/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.read, len(claimBody))
-	// The client would need len(claimBody) * 100 ms, about 4 s; the
+	// The client would need len(claimBody) * 200 ms, about 8 s; the
 	// server must not wait for it.
 	cut := make(chan struct{})
 	go func() {
@@ -386,7 +388,7 @@ func TestSlowBodyCutOff(t *testing.T) {
 				return
 			}
 			select {
-			case <-time.After(100 * time.Millisecond):
+			case <-time.After(200 * time.Millisecond):
 			case <-t.Context().Done():
 				return
 			}
@@ -493,4 +495,94 @@ func (s *safeBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestJobStateMetrics reads job states from a real SQLite corpus at
+// scrape time.
+func TestJobStateMetrics(t *testing.T) {
+	ctx := context.Background()
+	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	now := time.Now()
+	for i, st := range []corpus.JobState{corpus.JobQueued, corpus.JobQueued, corpus.JobRunning} {
+		j := corpus.Job{ID: fmt.Sprint("j", i), State: corpus.JobQueued, Sources: []string{"https://example.org"}, Total: 1, CreatedAt: now, UpdatedAt: now}
+		if err := store.CreateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+		j.State = st
+		if err := store.UpdateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewMetrics()
+	m.WatchJobs(store)
+	ts := httptest.NewServer(New(Config{}, Deps{Verifier: realVerifier(), Metrics: m}, quietLogger()).Handler())
+	defer ts.Close()
+	_, body := do(t, "GET", ts.URL+"/metrics", "", "", nil)
+	for _, want := range []string{`verity_jobs{state="queued"} 2`, `verity_jobs{state="running"} 1`, `verity_jobs{state="failed"} 0`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(body, "verity_jobs"))
+		}
+	}
+}
+
+// TestRateLimiterDropsIdleBuckets: a stream of new client addresses cannot
+// grow the limiter's map without bound.
+func TestRateLimiterDropsIdleBuckets(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := newRateLimiter(1, 1)
+	r.now = func() time.Time { return now }
+	for i := range 100 {
+		r.take(fmt.Sprint("ip:10.0.0.", i))
+	}
+	if ok, wait := r.take("ip:10.0.0.1"); ok || wait <= 0 {
+		t.Errorf("second request of a client within its second: ok %v, wait %v; want refused with a wait", ok, wait)
+	}
+	now = now.Add(idleAfter + time.Minute)
+	if ok, _ := r.take("ip:10.0.0.200"); !ok {
+		t.Error("a new client was refused")
+	}
+	if n := len(r.buckets); n != 1 {
+		t.Errorf("%d buckets after the others went idle, want 1", n)
+	}
+}
+
+// TestOpenAPIDocumentsAccess keeps the description of authentication and
+// limits in step with the middleware: every /v1 operation answers 401,
+// 403 and 429, every POST 415, heavy routes 503 with Retry-After.
+func TestOpenAPIDocumentsAccess(t *testing.T) {
+	var doc struct {
+		Paths      map[string]map[string]struct{ Responses map[string]json.RawMessage }
+		Components struct {
+			SecuritySchemes map[string]struct{ Type, Scheme string }
+		}
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if s := doc.Components.SecuritySchemes["apiKey"]; s.Type != "http" || s.Scheme != "bearer" {
+		t.Errorf("security scheme apiKey = %+v, want http bearer", s)
+	}
+	for path, ops := range doc.Paths {
+		if !strings.HasPrefix(path, "/v1/") {
+			continue
+		}
+		for method, op := range ops {
+			want := []string{"401", "403", "429"}
+			if method == "post" {
+				want = append(want, "415")
+			}
+			if slices.Contains(heavyRoutes, path) && method == "post" {
+				want = append(want, "503")
+			}
+			for _, code := range want {
+				if _, ok := op.Responses[code]; !ok {
+					t.Errorf("%s %s does not document %s", strings.ToUpper(method), path, code)
+				}
+			}
+		}
+	}
 }

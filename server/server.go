@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -115,6 +116,9 @@ type Deps struct {
 	Keys Keys
 	// Metrics, when set, records the requests and serves GET /metrics.
 	Metrics *Metrics
+	// Storage, when set, adds what the store and the upload directory
+	// hold to GET /v1/stats.
+	Storage retention.UsageStore
 }
 
 // Server is the HTTP API.

@@ -106,7 +106,7 @@ func TestVerifyBadInput(t *testing.T) {
 		{"wrong type k", `{"claim": "x", "k": "twenty"}`, "k"},
 		{"empty claim", `{"claim": ""}`, "claim"},
 		{"long claim", `{"claim": "` + strings.Repeat("a", 1001) + `"}`, "claim"},
-		{"k out of range", `{"claim": "x", "k": 500}`, "k"},
+		{"k out of range", `{"claim": "The bridge opened in 1937.", "k": 500}`, "k"},
 		{"k zero is default but negative is not", `{"claim": "x", "k": -3}`, "k"},
 		{"since", `{"claim": "x", "since": "yesterday"}`, "since"},
 		{"too large", `{"claim": "` + strings.Repeat("a", 5000) + `"}`, "body"},

@@ -205,3 +205,47 @@ func TestJobsHideServerPaths(t *testing.T) {
 		t.Errorf("errors %+v, message %q: want the upload named %s", j.Errors, j.Message, want[2])
 	}
 }
+
+// TestJobsHideRelativeUploadDir: with a relative upload directory (the
+// default data directory is ./verity-data), neither the path as given nor
+// the absolute one ingest reports reaches the client.
+func TestJobsHideRelativeUploadDir(t *testing.T) {
+	t.Chdir(t.TempDir())
+	js := &recordingJobs{failOn: "a.md"}
+	ts := httptest.NewServer(New(Config{UploadDir: filepath.Join("data", "uploads")}, Deps{Verifier: realVerifier(), Jobs: js}, quietLogger()).Handler())
+	defer ts.Close()
+	resp, body := postMultipart(t, ts.URL+"/v1/ingest", part{"file", "a.md", "x"})
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var j corpus.Job
+	json.Unmarshal(body, &j)
+	abs, _ := filepath.Abs(js.jobs[j.ID].Sources[0])
+	js.mu.Lock()
+	stored := js.jobs[j.ID]
+	stored.Errors = []corpus.JobError{{Source: abs, Reason: "open " + abs + ": denied"}}
+	js.jobs[j.ID] = stored
+	js.mu.Unlock()
+	r, err := http.Get(ts.URL + "/v1/jobs/" + j.ID)
+	_, got := readResponse(t, r, err)
+	if strings.Contains(string(got), "data/uploads") || strings.Contains(string(got), abs) {
+		t.Errorf("the job shows a server path: %s", got)
+	}
+}
+
+func TestPublicJobHidesOtherFiles(t *testing.T) {
+	s := New(Config{UploadDir: "/srv/verity/uploads"}, Deps{Verifier: realVerifier()}, quietLogger())
+	j := s.publicJob(corpus.Job{
+		Sources: []string{"/srv/verity/demo-corpus.jsonl", "/srv/verity/uploads/u1/a.md", "https://e.example/x"},
+		Errors:  []corpus.JobError{{Source: "/srv/verity/demo-corpus.jsonl", Reason: "line 3 of /srv/verity/demo-corpus.jsonl: bad"}},
+		Message: "open /srv/verity/uploads/u1/a.md: denied",
+	})
+	want := corpus.Job{
+		Sources: []string{"demo-corpus.jsonl", "upload:u1/a.md", "https://e.example/x"},
+		Errors:  []corpus.JobError{{Source: "demo-corpus.jsonl", Reason: "line 3 of demo-corpus.jsonl: bad"}},
+		Message: "open upload:u1/a.md: denied",
+	}
+	if diff := cmp.Diff(want, j); diff != "" {
+		t.Errorf("publicJob (-want +got):\n%s", diff)
+	}
+}

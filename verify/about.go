@@ -22,6 +22,14 @@ import (
 // in 1937." covers half of "The Brooklyn Bridge opened in 1883." (bridge,
 // opened: 2 of 4) and all of "The Golden Gate Bridge opened in 1950.".
 
+// About returns the one or two consecutive sentences of text that speak
+// most of claim, and their aboutness in [0,1]: the quote to show for a
+// passage.
+func About(claim, text string) (string, float64) {
+	w := bestWindow(claimTerms(claim), text)
+	return w.text, w.about
+}
+
 // term is one content word of a claim.
 type term struct {
 	stem   string

@@ -25,8 +25,8 @@ const (
 	// DefaultNearCopy is the Jaccard similarity of two passages' sets of
 	// word 5-grams from which the later is a near-copy of the earlier and
 	// counts as the same origin. Independent reports of one fact share a
-	// few phrases (well under 0.2 on the demo corpus); a syndicated or
-	// lightly edited copy shares most of them.
+	// few phrases (0.02 at most between two demo-corpus sources); a
+	// syndicated or lightly edited copy shares most of them.
 	DefaultNearCopy = 0.5
 	// supersedeAfter is how much newer a passage must be to supersede
 	// another: about six months.

@@ -7,10 +7,12 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/verity-fc/verity/ingest"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
@@ -125,7 +127,8 @@ type parsed struct {
 }
 
 // Validate checks a request and returns an *evidence.InputError naming the
-// first bad field.
+// first bad field, or a *claim.NotCheckable when the claim is a question,
+// an instruction, an opinion or text with no verb (see [claim.Screen]).
 func (s *Service) Validate(req Request) error {
 	_, err := s.parse(req)
 	return err
@@ -167,8 +170,16 @@ func (s *Service) parse(req Request) (parsed, error) {
 		}
 		since = t
 	}
+	// Last: a request with a bad field is a 400 whatever its claim says.
+	if err := checkable(claim); err != nil {
+		return parsed{}, err
+	}
 	return parsed{claim: claim, opts: retrieval.Options{K: req.K, TopN: req.TopN, Domains: domains, Since: since}}, nil
 }
+
+// checkable screens a claim: a question, an instruction, an opinion or a
+// fragment gets no verdict.
+func checkable(text string) error { return claim.Screen(text) }
 
 // ParseDate accepts "2006-01-02" or RFC 3339.
 func ParseDate(s string) (time.Time, error) {
@@ -205,8 +216,7 @@ func (s *Service) Verify(ctx context.Context, req Request) (evidence.Result, err
 // passages they already hold. Passages keep their Relevance and Recency.
 func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.Judged) (evidence.Result, error) {
 	start := s.now()
-	judged := make([]evidence.Judged, len(passages))
-	copy(judged, passages)
+	judged := judgeable(passages)
 	if len(judged) > 0 {
 		texts := make([]string, len(judged))
 		for i, p := range judged {
@@ -246,3 +256,19 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// judgeable returns copies of passages without the sentences ingest marked
+// as addressing a checker ("ignore previous instructions ...") and without
+// such sentences in passages stored before marking: they are neither
+// judged nor cited. A passage with nothing else is left out.
+func judgeable(passages []evidence.Judged) []evidence.Judged {
+	out := make([]evidence.Judged, 0, len(passages))
+	for _, p := range passages {
+		text, _ := ingest.JudgedText(p.Text)
+		if text == "" {
+			continue
+		}
+		p.Text = text
+		out = append(out, p)
+	}
+	return out
+}

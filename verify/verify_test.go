@@ -65,17 +65,17 @@ func TestValidate(t *testing.T) {
 		wantField string
 	}{
 		{"ok", Request{Claim: "The sky is blue.", K: 20, TopN: 6, Domains: []string{"nasa.gov"}, Since: "2020-01-01"}, ""},
-		{"rfc3339 since", Request{Claim: "x", Since: "2020-01-01T00:00:00Z"}, ""},
+		{"rfc3339 since", Request{Claim: "The bridge opened in 1937.", Since: "2020-01-01T00:00:00Z"}, ""},
 		{"empty claim", Request{Claim: "   "}, "claim"},
 		{"long claim", Request{Claim: strings.Repeat("a", 1001)}, "claim"},
-		{"k too big", Request{Claim: "x", K: 201}, "k"},
-		{"k negative", Request{Claim: "x", K: -1}, "k"},
-		{"top_n too big", Request{Claim: "x", TopN: 21}, "top_n"},
-		{"top_n over k", Request{Claim: "x", K: 3, TopN: 4}, "top_n"},
-		{"bad domain", Request{Claim: "x", Domains: []string{"https://a.com/"}}, "domains[0]"},
-		{"empty domain", Request{Claim: "x", Domains: []string{"a.com", ""}}, "domains[1]"},
-		{"too many domains", Request{Claim: "x", Domains: make([]string, 51)}, "domains"},
-		{"bad since", Request{Claim: "x", Since: "last year"}, "since"},
+		{"k too big", Request{Claim: "The bridge opened in 1937.", K: 201}, "k"},
+		{"k negative", Request{Claim: "The bridge opened in 1937.", K: -1}, "k"},
+		{"top_n too big", Request{Claim: "The bridge opened in 1937.", TopN: 21}, "top_n"},
+		{"top_n over k", Request{Claim: "The bridge opened in 1937.", K: 3, TopN: 4}, "top_n"},
+		{"bad domain", Request{Claim: "The bridge opened in 1937.", Domains: []string{"https://a.com/"}}, "domains[0]"},
+		{"empty domain", Request{Claim: "The bridge opened in 1937.", Domains: []string{"a.com", ""}}, "domains[1]"},
+		{"too many domains", Request{Claim: "The bridge opened in 1937.", Domains: make([]string, 51)}, "domains"},
+		{"bad since", Request{Claim: "The bridge opened in 1937.", Since: "last year"}, "since"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestValidate(t *testing.T) {
 
 func TestVerifyEmptyCorpus(t *testing.T) {
 	s := newService(&fakeRetriever{}, keywordJudge{})
-	res, err := s.Verify(context.Background(), Request{Claim: "Anything at all."})
+	res, err := s.Verify(context.Background(), Request{Claim: "The sky is blue at noon."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestVerifySupportedAndRefuted(t *testing.T) {
 func TestVerifyPassesOptions(t *testing.T) {
 	r := &fakeRetriever{}
 	s := newService(r, keywordJudge{})
-	if _, err := s.Verify(context.Background(), Request{Claim: "x", K: 30, TopN: 7, Domains: []string{"WWW.Example.com"}, Since: "2021-03-04"}); err != nil {
+	if _, err := s.Verify(context.Background(), Request{Claim: "The bridge opened in 1937.", K: 30, TopN: 7, Domains: []string{"WWW.Example.com"}, Since: "2021-03-04"}); err != nil {
 		t.Fatal(err)
 	}
 	want := retrieval.Options{K: 30, TopN: 7, Domains: []string{"example.com"}, Since: time.Date(2021, 3, 4, 0, 0, 0, 0, time.UTC)}
@@ -173,11 +173,11 @@ func TestVerifyPassesOptions(t *testing.T) {
 func TestVerifyErrors(t *testing.T) {
 	boom := errors.New("boom")
 	s := newService(&fakeRetriever{err: boom}, keywordJudge{})
-	if _, err := s.Verify(context.Background(), Request{Claim: "x"}); !errors.Is(err, boom) {
+	if _, err := s.Verify(context.Background(), Request{Claim: "The bridge opened in 1937."}); !errors.Is(err, boom) {
 		t.Errorf("retriever error = %v, want wrapping boom", err)
 	}
 	s = newService(&fakeRetriever{passages: []evidence.Judged{passage("a", "a.com", "yes")}}, keywordJudge{err: boom})
-	if _, err := s.Verify(context.Background(), Request{Claim: "x"}); !errors.Is(err, boom) {
+	if _, err := s.Verify(context.Background(), Request{Claim: "The bridge opened in 1937."}); !errors.Is(err, boom) {
 		t.Errorf("judge error = %v, want wrapping boom", err)
 	}
 }

@@ -261,7 +261,8 @@ func (c *Checker) Check(ctx context.Context, doc Document) (Report, error) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	var claims []claim
-	for _, s := range parseDocument(text, format) {
+	sents := parseDocument(text, format)
+	for _, s := range sents {
 		if s.linkOnly {
 			continue
 		}
@@ -269,6 +270,7 @@ func (c *Checker) Check(ctx context.Context, doc Document) (Report, error) {
 			claims = append(claims, claim{sentence: s, info: info})
 		}
 	}
+	resolveClaims(sents, claims)
 	if len(claims) > c.cfg.MaxClaims {
 		return Report{}, evidence.Invalid("document", "has %d claims; the limit is %d", len(claims), c.cfg.MaxClaims)
 	}

@@ -67,6 +67,10 @@ type claimInfo struct {
 	// content is the claim with its attribution taken off ("60% of
 	// students prefer online learning"): what the cited page must state.
 	content string
+	// resolved is the claim with a subject that leaned on the sentences
+	// before resolved from them (see resolveClaims); "" when the sentence
+	// stands on its own.
+	resolved string
 }
 
 // analyseClaim decides whether a sentence is a check-worthy claim and
@@ -85,6 +89,9 @@ func analyseClaim(text string, cited bool) (claimInfo, bool) {
 		return claimInfo{}, false
 	}
 	if !cited && (opinionRe.MatchString(t) || hedgeRe.MatchString(t)) {
+		return claimInfo{}, false
+	}
+	if !screened(t, cited) {
 		return claimInfo{}, false
 	}
 	info := claimInfo{content: t}

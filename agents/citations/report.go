@@ -125,7 +125,11 @@ type Alternative struct {
 // ClaimResult is one claim with its verdict and the status of each of its
 // citations.
 type ClaimResult struct {
-	Claim     string          `json:"claim"`
+	Claim string `json:"claim"`
+	// Resolved is the claim as checked when its subject leaned on the
+	// sentences before and was resolved from them ("It opened in 1937."
+	// -> "The Golden Gate Bridge opened in 1937."); empty otherwise.
+	Resolved  string          `json:"resolved,omitempty"`
 	Location  string          `json:"location"`
 	Line      int             `json:"line"`
 	Kind      string          `json:"kind"`
@@ -219,7 +223,7 @@ func buildReport(path string, outs []outcome, pages []page) Report {
 	s.TotalClaims = len(outs)
 	for i, o := range outs {
 		loc := location(o.line)
-		cr := ClaimResult{Claim: o.text, Location: loc, Line: o.line, Kind: o.info.kind, Verdict: o.verdict, Citations: []CitationCheck{}}
+		cr := ClaimResult{Claim: o.text, Resolved: o.info.resolved, Location: loc, Line: o.line, Kind: o.info.kind, Verdict: o.verdict, Citations: []CitationCheck{}}
 		switch o.verdict {
 		case VerdictVerified:
 			s.VerifiedClaims++

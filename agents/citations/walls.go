@@ -40,6 +40,9 @@ var wallMarkers = []wallMarker{
 	{"bot check", "unusual traffic", regexp.MustCompile(`(?i)\bunusual traffic\b`)},
 	{"bot check", "javascript required", regexp.MustCompile(`(?i)\b(?:enable javascript|javascript is (?:disabled|required))\b`)},
 	{"bot check", "access denied", regexp.MustCompile(`(?i)\b(?:access denied|request blocked)\b`)},
+	// A sentence that is only "Loading..." or "Just a moment...": the
+	// page's text comes from a script or after a check.
+	{"bot check", "loading", regexp.MustCompile(`(?i)^\W*(?:loading|please wait|just a moment|one moment(?:,? please)?)\W*$`)},
 	{"consent", "cookie consent", regexp.MustCompile(`(?i)\b(?:we use cookies|accept (?:all )?cookies|cookie (?:consent|preferences|settings))\b`)},
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/verify"
 )
@@ -36,6 +37,8 @@ const (
 	refutedHighCMax    = 0.90
 	// snippetChars bounds quoted passages in evidence and corrections.
 	snippetChars = 300
+	// correctionChars bounds the quote of a correction: a sentence or two.
+	correctionChars = 240
 )
 
 // evidenceCheck verifies every claim, at most parallel at once. A claim the
@@ -48,11 +51,18 @@ func evidenceCheck(ctx context.Context, v Verifier, claims []ExtractedClaim, par
 	for i, c := range claims {
 		g.Go(func() error {
 			res, err := v.Verify(gctx, verify.Request{Claim: c.Claim})
-			var ie *evidence.InputError
+			var (
+				ie *evidence.InputError
+				nc *claim.NotCheckable
+			)
 			switch {
 			case errors.As(err, &ie):
 				out[i] = ClaimVerification{ClaimID: c.ID, Verdict: Unverifiable, Confidence: Low, CheckerModel: BuiltinEvidence,
 					Evidence: "The evidence layer could not check this claim: " + ie.Error()}
+				return nil
+			case errors.As(err, &nc):
+				out[i] = ClaimVerification{ClaimID: c.ID, Verdict: Unverifiable, Confidence: Low, CheckerModel: BuiltinEvidence,
+					Evidence: "Not a checkable claim (" + nc.Reason + "): " + nc.Error()}
 				return nil
 			case err != nil:
 				return fmt.Errorf("verify %s: %w", c.ID, err)
@@ -89,6 +99,9 @@ func fromEvidence(claimID string, res evidence.Result) ClaimVerification {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Evidence layer: %s, score %d/100 (strongest entailment %.2f, strongest contradiction %.2f, %d agreeing sources).",
 		res.Verdict, res.Score, res.Features.EMax, res.Features.CMax, res.Features.AgreeDom)
+	if res.Reason.Text != "" {
+		fmt.Fprintf(&b, " Why (%s): %s", res.Reason.Code, res.Reason.Text)
+	}
 	if len(res.Passages) == 0 && len(res.Citations) == 0 {
 		b.WriteString(" No passage in the corpus speaks to this claim.")
 	}
@@ -99,7 +112,13 @@ func fromEvidence(claimID string, res evidence.Result) ClaimVerification {
 	}
 	if v.Verdict == Disputed {
 		if p, ok := mostContradicting(res.Passages); ok {
-			corr := fmt.Sprintf("According to %s: \"%s\"", passageName(p), oneLine(truncateRunes(p.Text, snippetChars)))
+			// The correction quotes the sentences about the claim, not the
+			// whole passage, and links its source.
+			quote, _ := verify.About(res.Claim, p.Text)
+			corr := fmt.Sprintf("According to %s: \"%s\"", passageName(p), oneLine(truncateRunes(quote, correctionChars)))
+			if p.URL != "" {
+				corr += " " + p.URL
+			}
 			v.Correction = &corr
 		}
 	}
@@ -107,9 +126,14 @@ func fromEvidence(claimID string, res evidence.Result) ClaimVerification {
 	return v
 }
 
+// mostContradicting returns the passage that contradicts the claim most
+// among those that count toward the verdict (none set aside).
 func mostContradicting(ps []evidence.Judged) (evidence.Judged, bool) {
 	best, ok := evidence.Judged{}, false
 	for _, p := range ps {
+		if p.SetAside != "" {
+			continue
+		}
 		if !ok || p.Contradict > best.Contradict {
 			best, ok = p, true
 		}

@@ -33,7 +33,7 @@ func calculateConsensus(claims []ExtractedClaim, allVerifications [][]ClaimVerif
 			}
 		}
 		cc := ClaimConsensus{
-			ClaimID: c.ID, Claim: c.Claim, Context: c.Context, Type: c.Type,
+			ClaimID: c.ID, Claim: c.Claim, Original: c.Original, Context: c.Context, Type: c.Type,
 			Verdicts: verdicts, ConsensusVerdict: Unverifiable, ConsensusConfidence: Low,
 		}
 		if len(verdicts) == 0 {

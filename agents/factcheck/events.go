@@ -50,7 +50,10 @@ type GenerateCompletePayload struct {
 type ClaimBrief struct {
 	ID    string `json:"id"`
 	Claim string `json:"claim"`
-	Type  string `json:"type"`
+	// Original is the sentence as written when Claim resolves its subject
+	// from the sentences before; empty otherwise.
+	Original string `json:"original,omitempty"`
+	Type     string `json:"type"`
 }
 
 // ExtractCompletePayload is extract_complete.
@@ -86,8 +89,10 @@ type CheckerCompletePayload struct {
 
 // ConsensusBrief is a claim's consensus in all_checkers_complete.
 type ConsensusBrief struct {
-	ClaimID          string  `json:"claimId"`
-	Claim            string  `json:"claim"`
+	ClaimID string `json:"claimId"`
+	Claim   string `json:"claim"`
+	// Original is the sentence as written when Claim resolves its subject.
+	Original         string  `json:"original,omitempty"`
 	ConsensusVerdict string  `json:"consensusVerdict"`
 	AgreementRate    float64 `json:"agreementRate"`
 	Correction       *string `json:"correction"`

@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/sentences"
 )
@@ -230,14 +232,24 @@ type extractStats struct {
 }
 
 // builtinExtract is the "verity/extractor" role: one claim per
-// check-worthy sentence. The context is the sentence, with the one before
-// it when it opens with a pronoun that needs it.
+// check-worthy sentence that passes [claim.Screen]. The context is the
+// sentence, with the one before it when it opens with a pronoun that needs
+// it. The pipeline then resolves leaning subjects ([resolveClaims]).
 func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractStats) {
 	sents := splitSentences(content)
 	c := classifier{year: now.Year()}
 	st := extractStats{sentences: len(sents)}
 	var claims []ExtractedClaim
 	for i, s := range sents {
+		// The screen verify applies comes first: a question, an
+		// instruction, an opinion or a fragment is no claim.
+		var nc *claim.NotCheckable
+		if errors.As(claim.Screen(s), &nc) {
+			if nc.Reason != claim.NoVerb {
+				st.nonFactual++
+			}
+			continue
+		}
 		cl := c.classify(s)
 		switch cl.skip {
 		case keep:
@@ -252,10 +264,31 @@ func builtinExtract(content string, now time.Time) ([]ExtractedClaim, extractSta
 		if i > 0 && pronounStartRe.MatchString(s) {
 			ctx = sents[i-1] + " " + s
 		}
-		claim := strings.TrimSuffix(s, ".")
-		claims = appendClaim(claims, claim, ctx, cl.typ)
+		claims = appendClaim(claims, strings.TrimSuffix(s, "."), ctx, cl.typ)
 	}
 	return claims, st
+}
+
+// resolveClaims makes every claim that is a sentence of content stand on
+// its own: a subject that leans on the sentences before ("It opened in
+// 1937.") is resolved from them ([claim.Decontextualise]), and Original
+// keeps the sentence as written. It runs on every extractor's claims, a
+// model's included, after parsing.
+func resolveClaims(content string, claims []ExtractedClaim) []ExtractedClaim {
+	sents := splitSentences(content)
+	for k, c := range claims {
+		for i, s := range sents {
+			if strings.TrimSuffix(s, ".") != strings.TrimSuffix(c.Claim, ".") {
+				continue
+			}
+			if r := claim.Decontextualise(sents[max(0, i-3):i], s); r != s {
+				claims[k].Original = s
+				claims[k].Claim = clip(strings.TrimSuffix(r, "."))
+			}
+			break
+		}
+	}
+	return claims
 }
 
 // formatClaims writes claims in the extraction prompt's text format, so

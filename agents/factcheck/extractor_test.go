@@ -111,3 +111,28 @@ func BenchmarkBuiltinExtract(b *testing.B) {
 		builtinExtract(content, testNow)
 	}
 }
+
+// TestBuiltinExtractScreensAndResolves: the extractor applies the screen
+// verify applies (questions without a question mark, instructions,
+// opinions), and resolveClaims gives a subject that leans on the sentences
+// before the subject they name.
+func TestBuiltinExtractScreensAndResolves(t *testing.T) {
+	text := "The Golden Gate Bridge spans the Golden Gate strait. When did the Golden Gate Bridge open. " +
+		"Check the history of the Golden Gate Bridge. I think trams are lovely. It opened in 1937."
+	claims, st := builtinExtract(text, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	claims = resolveClaims(text, claims)
+	var got []string
+	for _, c := range claims {
+		got = append(got, c.Claim+" | "+c.Original)
+	}
+	want := []string{
+		"The Golden Gate Bridge spans the Golden Gate strait | ",
+		"The Golden Gate Bridge opened in 1937 | It opened in 1937.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("claims (-want +got):\n%s", diff)
+	}
+	if st.nonFactual != 3 {
+		t.Errorf("non-factual sentences %d, want 3 (question, instruction, opinion)", st.nonFactual)
+	}
+}

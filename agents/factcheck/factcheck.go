@@ -79,9 +79,14 @@ type ModeConfig struct {
 // ExtractedClaim is one verifiable claim.
 type ExtractedClaim struct {
 	// ID is "claim_1", "claim_2", ... in extraction order.
-	ID      string `json:"id"`
-	Claim   string `json:"claim"`
-	Context string `json:"context"`
+	ID    string `json:"id"`
+	Claim string `json:"claim"`
+	// Original is the sentence as the text wrote it, when Claim differs
+	// from it because its subject was resolved from the sentences before
+	// ("It opened in 1937." -> "The Golden Gate Bridge opened in 1937.");
+	// empty otherwise.
+	Original string `json:"original,omitempty"`
+	Context  string `json:"context"`
 	// Type is one of ClaimTypes.
 	Type string `json:"type"`
 }
@@ -122,8 +127,11 @@ type Summary struct {
 
 // ClaimConsensus is the checkers' majority verdict on one claim.
 type ClaimConsensus struct {
-	ClaimID          string              `json:"claimId"`
-	Claim            string              `json:"claim"`
+	ClaimID string `json:"claimId"`
+	Claim   string `json:"claim"`
+	// Original is the sentence as written when Claim resolves its subject
+	// (see ExtractedClaim.Original).
+	Original         string              `json:"original,omitempty"`
 	Context          string              `json:"context"`
 	Type             string              `json:"type"`
 	Verdicts         []ClaimVerification `json:"verdicts"`

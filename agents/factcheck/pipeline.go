@@ -369,7 +369,7 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 	if err != nil {
 		return nil, false, &StageError{Stage: stageExtract, Model: pl.extractor, Message: msgExtractFailed, Err: err}
 	}
-	claims = dedupeClaims(parseClaims(raw))
+	claims = resolveClaims(content, dedupeClaims(parseClaims(raw)))
 	if len(claims) > p.cfg.MaxClaims {
 		r.notes = append(r.notes, fmt.Sprintf("Only the first %d of %d claims were verified.", p.cfg.MaxClaims, len(claims)))
 		claims = claims[:p.cfg.MaxClaims]
@@ -388,7 +388,7 @@ func (r *run) extract(ctx context.Context, content string) ([]ExtractedClaim, bo
 	}
 	briefs := make([]ClaimBrief, len(claims))
 	for i, c := range claims {
-		briefs[i] = ClaimBrief{ID: c.ID, Claim: c.Claim, Type: c.Type}
+		briefs[i] = ClaimBrief{ID: c.ID, Claim: c.Claim, Original: c.Original, Type: c.Type}
 	}
 	r.emit(Event{EventExtractComplete, ExtractCompletePayload{Model: pl.extractor, Claims: briefs, TotalClaims: len(claims),
 		TypeBreakdown: breakdown, ResponseTimeMs: ms}})
@@ -507,7 +507,7 @@ func (r *run) verify(ctx context.Context, content string, claims []ExtractedClai
 	r.res.Verification.Consensus = calculateConsensus(claims, all)
 	briefs := make([]ConsensusBrief, len(r.res.Verification.Consensus))
 	for i, c := range r.res.Verification.Consensus {
-		briefs[i] = ConsensusBrief{ClaimID: c.ClaimID, Claim: c.Claim, ConsensusVerdict: c.ConsensusVerdict, AgreementRate: c.AgreementRate, Correction: c.Correction}
+		briefs[i] = ConsensusBrief{ClaimID: c.ClaimID, Claim: c.Claim, Original: c.Original, ConsensusVerdict: c.ConsensusVerdict, AgreementRate: c.AgreementRate, Correction: c.Correction}
 	}
 	r.emit(Event{EventAllCheckers, AllCheckersPayload{Consensus: briefs, FailedCheckers: failed}})
 	return nil

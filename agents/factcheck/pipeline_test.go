@@ -731,3 +731,34 @@ func BenchmarkRunBuiltin(b *testing.B) {
 		}
 	}
 }
+
+// TestExtractEventCarriesResolvedClaim: the extract_complete event and the
+// result carry the claim with its subject resolved beside the sentence as
+// the text wrote it, and the checkers check the resolved claim.
+func TestExtractEventCarriesResolvedClaim(t *testing.T) {
+	e := newEnv(nil, Config{})
+	e.verifier.results = map[string]evidence.Result{
+		"The Golden Gate Bridge opened in 1937": {Verdict: evidence.Supported, Score: 90},
+	}
+	content := "The Golden Gate Bridge spans the Golden Gate strait. It opened in 1937."
+	res, err := e.run(t, Request{Question: "Check this", Mode: "fact_check", ModeConfig: &ModeConfig{ContentToCheck: content}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := find[ExtractCompletePayload](t, e.rec, EventExtractComplete)
+	var got []string
+	for _, c := range ext.Claims {
+		got = append(got, c.Claim+" | "+c.Original)
+	}
+	want := []string{"The Golden Gate Bridge spans the Golden Gate strait | ", "The Golden Gate Bridge opened in 1937 | It opened in 1937."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extract_complete claims (-want +got):\n%s", diff)
+	}
+	all := find[AllCheckersPayload](t, e.rec, EventAllCheckers)
+	if len(all.Consensus) != 2 || all.Consensus[1].Original != "It opened in 1937." {
+		t.Errorf("all_checkers_complete consensus %+v, want the original beside the resolved claim", all.Consensus)
+	}
+	if c := res.Verification.Consensus[1]; c.Original != "It opened in 1937." || c.ConsensusVerdict != Verified {
+		t.Errorf("consensus %+v, want the resolved claim verified beside its original", c)
+	}
+}

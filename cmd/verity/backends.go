@@ -12,6 +12,7 @@ import (
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/server"
 	"github.com/verity-fc/verity/wordvec"
@@ -25,6 +26,7 @@ import (
 type corpusStore interface {
 	corpus.Store
 	corpus.KeyStore
+	corpus.JobCounter
 	Close() error
 }
 
@@ -185,7 +187,17 @@ func (a *app) openModels() error {
 			if _, _, err := cfg.modelBackend("models.nli", cfg.Models.NLI); err != nil {
 				return err
 			}
-			j, err := nli.NewOllama(router, nli.OllamaConfig{Model: cfg.Models.NLI}, a.log)
+			ocfg := nli.OllamaConfig{Model: cfg.Models.NLI}
+			if strings.Contains(strings.ToLower(cfg.Models.NLI), nli.ProfileMiniCheck) {
+				// A yes/no checker: the built-in judge splits its "No"
+				// into contradiction and neutral.
+				b, err := nli.LoadBuiltin()
+				if err != nil {
+					return fmt.Errorf("load built-in NLI model: %w", err)
+				}
+				ocfg.Split = b
+			}
+			j, err := nli.NewOllama(router, ocfg, a.log)
 			if err != nil {
 				return fmt.Errorf("models.nli: %w", err)
 			}
@@ -220,12 +232,18 @@ type jobRunner interface {
 // with PostgreSQL, the River runner that shares the database's queue; it
 // works jobs when work is true and only enqueues them otherwise.
 func (a *app) newRunner(ctx context.Context, work bool) (jobRunner, error) {
+	ingestWork := jobs.Work(a.ingestWork)
+	if a.cfg.Retention.UploadDays == 0 {
+		// Uploads go as soon as their job is done; the retention pass
+		// deletes those of failed jobs.
+		ingestWork = retention.DropUploads(ingestWork, uploadDir(a.cfg), a.log)
+	}
 	if a.pg == nil {
-		return jobs.NewLocal(a.corpus, a.ingestWork, jobs.Config{Workers: a.cfg.Jobs.Workers}, a.log), nil
+		return jobs.NewLocal(a.corpus, ingestWork, jobs.Config{Workers: a.cfg.Jobs.Workers}, a.log), nil
 	}
 	var w jobs.Work
 	if work {
-		w = a.ingestWork
+		w = ingestWork
 	}
 	r, err := jobs.NewRiver(ctx, a.pg.Pool(), a.pg, w, jobs.RiverConfig{
 		Workers: a.cfg.Jobs.Workers, MaxAttempts: a.cfg.Jobs.MaxAttempts, JobTimeout: a.cfg.Jobs.Timeout,

@@ -19,13 +19,25 @@ func newCiteCmd() *cobra.Command {
 		Use:   "cite FILE|-",
 		Short: "Check that every URL a document cites resolves and says what the document claims",
 		Long: `cite reads a Markdown, HTML or plain-text document, finds its claims and
-their citations (numbered references with a reference list, inline links,
-footnotes, bare URLs), fetches every cited URL once through the guarded
-fetcher, and judges whether each page supports the claim (NLI plus the
-numeric/date check). Claims without a source are flagged; for a failing
-citation the corpus is searched for an alternative. Prints seed 003's report
-as JSON, or for people with --format markdown. Fetched pages are data: text in
-them that addresses the checker has no effect.`,
+their citations, fetches every cited URL once through the guarded fetcher
+(HTML, Markdown, text or PDF pages), and judges whether each page supports
+the claim (NLI plus the numeric/date check). Claims without a source are
+flagged; for a failing citation the corpus is searched for an alternative.
+Prints seed 003's report as JSON, or for people with --format markdown.
+Fetched pages are data: text in them that addresses the checker has no effect.
+
+Citation forms read: [1], [2, 3], (1) and superscript markers with a
+References, Sources or Notes list; reference links [text][id] and [id] with
+[id]: url "title" definitions (ids case-insensitive); [^1] footnotes; inline
+links; bare URLs; DOIs (doi:10..., https://doi.org/...) and arXiv ids
+(arXiv:2301.01234); HTML <a>, <cite> and quotation cite attributes. A
+reference entry without a URL is reported no_url.
+
+A page is judged on its text whatever its length; it is thin_content only
+when it has no text or shows nothing but a paywall, login, bot-check or
+consent marker, which the report names. A document without claims has
+accuracy_score null and a warning; a claim its own source contradicts is a
+critical issue.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "json" && format != "markdown" {

@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/verify"
 )
 
 // Config is verity's whole configuration. Defaults are the seed's and are
@@ -71,6 +72,10 @@ type Config struct {
 	Verify struct {
 		MaxClaimChars int `koanf:"max_claim_chars"`
 		Citations     int `koanf:"citations"`
+		// MinAbout, Credible and NearCopy tune the gates; see verify.Limits.
+		MinAbout float64 `koanf:"min_about"`
+		Credible float64 `koanf:"credible"`
+		NearCopy float64 `koanf:"near_copy"`
 	} `koanf:"verify"`
 	Scoring scoring.Config `koanf:"scoring"`
 	Fetch   struct {
@@ -84,6 +89,9 @@ type Config struct {
 		// once, and the body bytes they hold at once.
 		MaxConcurrent    int   `koanf:"max_concurrent"`
 		MaxBytesInFlight int64 `koanf:"max_bytes_in_flight"`
+		// MaxExtractBytes bounds the input bytes parsed (HTML, Markdown,
+		// text extraction) at once in the process.
+		MaxExtractBytes int64 `koanf:"max_extract_bytes"`
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
@@ -198,12 +206,13 @@ func defaultConfig() Config {
 	c.Retrieval.RecencyHalfLifeDays = 730
 	c.Retrieval.MaxPerDomain = 2
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
+	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
 	c.Scoring = scoring.DefaultConfig()
 	c.Fetch.MaxBytes = 10 << 20
 	c.Fetch.Timeout = 20 * time.Second
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
 	c.Fetch.RespectRobots = true
-	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = 16, 64<<20
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight, c.Fetch.MaxExtractBytes = 16, 64<<20, 32<<20
 	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
 	c.Ingest.Workers = 4
 	c.Qdrant.Collection = "verity_passages"
@@ -331,10 +340,14 @@ func (c Config) validate() error {
 		return fmt.Errorf("retrieval.top_n must be between 1 and retrieval.k, got %d", c.Retrieval.TopN)
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
+	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
+		return fmt.Errorf("verify.min_about and verify.near_copy must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
 	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
 		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
+	case c.Fetch.MaxExtractBytes < 1:
+		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
 	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
 		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
 	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:

@@ -82,6 +82,9 @@ func startServe(t *testing.T, data string) (string, *exec.Cmd) {
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
 	})
 	found := make(chan string, 1)
 	go func() {
@@ -153,10 +156,10 @@ func TestServeFirstStart(t *testing.T) {
 
 func TestVerifyCLI(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	if _, stderr, code := verity(t, "verify", "--data", data, "--json", "Anything at all."); code != 0 {
+	if _, stderr, code := verity(t, "verify", "--data", data, "--json", "The sky is blue at noon."); code != 0 {
 		t.Fatalf("verify on an empty corpus exited %d: %s", code, stderr)
 	}
-	out, _, _ := verity(t, "verify", "--data", data, "--json", "Anything at all.")
+	out, _, _ := verity(t, "verify", "--data", data, "--json", "The sky is blue at noon.")
 	var res struct{ Verdict string }
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Verdict != "Not enough evidence" {
 		t.Errorf("empty corpus verdict = %q (%v)", res.Verdict, err)
@@ -168,6 +171,10 @@ func TestVerifyCLI(t *testing.T) {
 	_, stderr, code = verity(t, "verify", "--data", data, "  ")
 	if code != 2 || !strings.Contains(stderr, "claim") {
 		t.Errorf("blank claim: exit %d, stderr %q; want 2 naming claim", code, stderr)
+	}
+	_, stderr, code = verity(t, "verify", "--data", data, "When did the Golden Gate Bridge open?")
+	if code != 2 || !strings.Contains(stderr, "not a checkable claim (question)") {
+		t.Errorf("question: exit %d, stderr %q; want 2 naming the reason", code, stderr)
 	}
 }
 
@@ -444,5 +451,30 @@ func TestEvalCorpusCLI(t *testing.T) {
 	}
 	if string(rep["n"]) != "2" {
 		t.Errorf("n = %s, want 2", rep["n"])
+	}
+}
+
+// TestIngestPDF ingests a directory holding a text PDF and a scanned one
+// with the built binary: the text PDF's passages are found by verify with
+// its title, and the scan fails with its reason.
+func TestIngestPDF(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"report.pdf", "scanned.pdf"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ingest", "testdata", "pdf", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := t.TempDir()
+	out, stderr, code := verity(t, "ingest", "--data", data, dir)
+	if code != 1 || !strings.Contains(out, "ingested 1 sources") || !strings.Contains(out+stderr, "PDF has no text layer") {
+		t.Fatalf("ingest exited %d:\n%s\n%s\nwant exit 1, one source ingested and the scan's reason", code, out, stderr)
+	}
+	out, stderr, code = verity(t, "verify", "--data", data, "--json", "Member states reported 58,000 cases of measles in 2023.")
+	if code != 0 || !strings.Contains(out, "Measles surveillance in Europe, annual report 2023") || !strings.Contains(out, "58,000") {
+		t.Errorf("verify exited %d: %s %s; want the PDF's passage with its title", code, out, stderr)
 	}
 }

@@ -93,6 +93,9 @@ func TestTrainErrors(t *testing.T) {
 	}{
 		{"nli without out", []string{"train", "nli"}, "--out FILE is required"},
 		{"nli without data", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--data-dir", filepath.Join(t.TempDir(), "none")}, "not a directory of labeled data"},
+		{"nli unknown ablation", []string{"train", "nli", "--ablate", "rules"}, "want none, wordnet, quantity or attention"},
+		{"wordnet without out", []string{"train", "wordnet"}, "--out FILE is required"},
+		{"wordnet without database", []string{"train", "wordnet", "--out", filepath.Join(t.TempDir(), "w"), "--dict", filepath.Join(t.TempDir(), "none")}, "not a WordNet database directory"},
 		{"calibration without out", []string{"train", "calibration"}, "--out FILE is required"},
 		{"calibration without data", []string{"train", "calibration", "--out", filepath.Join(t.TempDir(), "c"), "--data-dir", t.TempDir()}, "paper_dev.jsonl"},
 	}

@@ -89,5 +89,8 @@ func readInput(r io.Reader, path string, max int64) (string, string, error) {
 	if int64(len(b)) > max {
 		return "", "", evidence.Invalid("input", "%s is larger than %d bytes", name, max)
 	}
+	if err := evidence.CheckText("input", string(b)); err != nil {
+		return "", "", err
+	}
 	return string(b), name, nil
 }

@@ -19,7 +19,7 @@ func newIngestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ingest SOURCE...",
 		Short: "Fetch, extract, chunk, embed and index sources into the data directory",
-		Long: `ingest takes http(s) URLs, local files (HTML, Markdown, plain text),
+		Long: `ingest takes http(s) URLs, local files (HTML, Markdown, plain text, PDF),
 directories (walked for those files) and JSONL files whose lines are
 {"id","url","title","text","published_at","domain","reliability"} (only
 "text" or "abstract" required; "abstract" may be a list of sentences, so
@@ -27,8 +27,13 @@ SciFact's corpus.jsonl ingests as it is).
 
 Re-ingesting a source whose text has not changed skips it; a changed source
 replaces its passages. A source that fails is reported with its reason and
-does not stop the others. A progress bar is shown on a terminal, structured
-logs otherwise. Exits with status 1 when any source failed.`,
+does not stop the others. A PDF is read for its text layer, title and date
+under hard limits (500 pages, 20 s); a scanned PDF without a text layer fails
+with that reason (no OCR). A progress bar is shown on a terminal, structured
+logs otherwise. Exits with status 1 when any source failed.
+
+Jobs submitted to the server (POST /v1/ingest) end succeeded, partial (some
+sources failed; each reason is listed) or failed (every source failed).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withApp(cmd, func(a *app) error {

@@ -66,7 +66,7 @@ func TestServeWithKeys(t *testing.T) {
 		t.Errorf("ingest with a read key = %d %s, want 403", code, body)
 	}
 	if code, body := send("GET", "/metrics", readKey, ""); code != 200 || !strings.Contains(body, `verity_http_requests_total{method="POST",route="/v1/verify",status="200"} 1`) ||
-		!strings.Contains(body, "verity_stage_duration_seconds_count") {
+		!strings.Contains(body, "verity_stage_duration_seconds_count") || !strings.Contains(body, `verity_jobs{state="queued"} 0`) {
 		t.Errorf("metrics = %d, want request and stage counts:\n%s", code, body)
 	}
 	out, _, _ := verity(t, "keys", "list", "--data", data)

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 )
 
@@ -21,6 +22,11 @@ func main() {
 		var ie *evidence.InputError
 		if errors.As(err, &ie) {
 			fmt.Fprintln(os.Stderr, "verity: invalid input:", ie.Error())
+			os.Exit(2)
+		}
+		var nc *claim.NotCheckable
+		if errors.As(err, &nc) {
+			fmt.Fprintf(os.Stderr, "verity: not a checkable claim (%s): %s\n", nc.Reason, nc.Error())
 			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "verity:", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	goyaml "gopkg.in/yaml.v3"
 
+	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/server"
 )
 
@@ -41,6 +42,17 @@ VERITY_FETCH_ALLOW_PRIVATE=1) and flags, each overriding the one before.
 Run 'verity config' to see the effective configuration.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Text with a NUL or invalid UTF-8 is refused where it enters, as
+		// the API does; file paths are the file system's business.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			cmd.Flags().Visit(func(f *pflag.Flag) {
+				if err == nil && !pathFlags[f.Name] {
+					err = evidence.CheckText("--"+f.Name, f.Value.String())
+				}
+			})
+			return err
+		},
 	}
 	pf := root.PersistentFlags()
 	pf.String("config", "", "YAML configuration file")
@@ -55,6 +67,9 @@ Run 'verity config' to see the effective configuration.`,
 	}
 	return root
 }
+
+// pathFlags name files or directories rather than text.
+var pathFlags = map[string]bool{"config": true, "data": true, "excerpt-file": true, "set": true, "out": true, "output": true}
 
 // subcommands are registered by the files that define them.
 var subcommands []func() *cobra.Command

@@ -44,7 +44,8 @@ Limits (see 'verity config'): server.rate_limit and server.rate_burst per key
 (or client address), server.max_heavy concurrent fact-checks, citation checks
 and ingests each, server.read_timeout for a request's headers and body,
 server.idle_timeout, server.max_connections. GET /metrics serves Prometheus
-metrics.`,
+metrics. A retention pass (see verity gc and retention.*) runs at start and
+every retention.interval.`,
 		Args: cobra.NoArgs,
 		RunE: runServe,
 	}
@@ -79,6 +80,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	a.metrics.WatchJobs(a.corpus)
 	access, err := a.accessPolicy(ctx)
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	srv := server.New(server.Config{
 		MaxBodyBytes:   sc.MaxBodyBytes,
 		RequestTimeout: sc.RequestTimeout,
-		UploadDir:      filepath.Join(cfg.Data, "uploads"),
+		UploadDir:      uploadDir(cfg),
 		AllowedOrigins: sc.AllowedOrigins,
 		AllowedHosts:   access.hosts,
 		RateLimit:      sc.RateLimit,
@@ -107,6 +109,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		Probes:    a.probes,
 		Keys:      access.keys,
 		Metrics:   a.metrics,
+		Storage:   a.corpus,
 	}, log)
 
 	ln, err := net.Listen("tcp", cfg.Server.Addr)
@@ -123,6 +126,9 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if access.keys == nil {
 		if access.loopback {
 			fmt.Fprintln(out, "No API key is configured: serving on loopback only, without authentication ('verity keys create' adds one).")
+			if len(cfg.Server.AllowedHosts) > 0 {
+				fmt.Fprintf(out, "WARNING: server.allowed_hosts adds %s: a proxy that forwards those names here exposes the API without a key.\n", strings.Join(cfg.Server.AllowedHosts, ", "))
+			}
 		} else {
 			fmt.Fprintln(out, "WARNING: server.insecure_no_auth is set: anyone who reaches this address can use the API without a key.")
 		}
@@ -135,7 +141,15 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	// Requests run under the serve context: on shutdown, long requests
 	// (fact-check streams) are canceled rather than waited for.
 	hs.BaseContext = func(net.Listener) context.Context { return gctx }
-	g.Go(func() error { return runner.Run(gctx) })
+	g.Go(func() error {
+		// A shutdown that lands while the runner is still reading the jobs
+		// to resume cancels that read; that is a clean stop, not a failure.
+		if err := runner.Run(gctx); err != nil && gctx.Err() == nil {
+			return err
+		}
+		return nil
+	})
+	g.Go(func() error { a.collector().Every(gctx, cfg.Retention.Interval); return nil })
 	g.Go(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("serve: %w", err)

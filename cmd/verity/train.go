@@ -1,23 +1,20 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/train"
 	"github.com/verity-fc/verity/scoring"
 )
 
@@ -28,60 +25,59 @@ func newTrainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train verity's built-in models from labeled data",
 	}
-	cmd.AddCommand(newTrainNLICmd(), newTrainCalibrationCmd(), newTrainWordvecCmd())
+	cmd.AddCommand(newTrainNLICmd(), newTrainCalibrationCmd(), newTrainWordvecCmd(), newTrainWordnetCmd())
 	return cmd
 }
 
 func newTrainNLICmd() *cobra.Command {
 	var (
-		out, dataDir, devDir string
-		cfg                  nli.TrainConfig
+		out, dataDir, devDir, report string
+		cfg                          train.Config
 	)
 	cmd := &cobra.Command{
 		Use:   "nli --out FILE",
 		Short: "Train the built-in NLI model (deterministic for a seed) and print its development metrics",
 		Long: `train nli reads the labeled data (FEVER paper_dev, VitaminC real_a and synthetic,
-SNLI dev and test, SciFact train pairs; the layout of ../shared/data), holds out
-development and calibration splits by a hash of each pair's page, premise or
-claim, trains the model on the rest, fits its temperature on the calibration
-split and prints its metrics on the development splits. The same data and
-seed give the same file, byte for byte; the shipped model is
-nli/model/builtin.json.gz made with the defaults.`,
+SNLI dev and test, SciFact train pairs, and the files of ../shared/data/train
+listed in the README; the layout of ../shared/data), holds out development and
+calibration splits by a hash of each pair's group (page, premise, claim or
+article), trains the aligning network on the rest on one core, fits its
+temperature and class biases on the calibration split and prints its metrics
+on every development split beside the previous built-in model's. The same
+data and seed give the same file, byte for byte. With --checkpoint it resumes
+after the last finished epoch. The shipped model is nli/model/aligner.json.gz
+made with the defaults. --ablate trains without one part (wordnet, quantity
+or attention; none for the baseline) and prints the network's development
+metrics only, writing no model.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out == "" {
-				return errors.New("--out FILE is required")
+			if out == "" && cfg.Ablate == "" {
+				return &evidence.InputError{Field: "out", Message: "--out FILE is required"}
+			}
+			switch cfg.Ablate {
+			case "", "none", "wordnet", "quantity", "attention":
+			default:
+				return &evidence.InputError{Field: "ablate", Message: fmt.Sprintf("--ablate %q: want none, wordnet, quantity or attention", cfg.Ablate)}
 			}
 			cfg.DataDir = dataDir
 			if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
 				return fmt.Errorf("--data-dir %s: not a directory of labeled data", dataDir)
 			}
-			w := cmd.ErrOrStderr()
-			logf := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
-			m, met, err := nli.Train(cmd.Context(), cfg, logf)
-			if err != nil {
-				return err
-			}
-			if err := writeFile(out, m.Save); err != nil {
-				return err
-			}
-			logf("wrote %s", out)
-			if devDir != "" {
-				if err := writeDevSets(devDir, met.Dev); err != nil {
-					return err
-				}
-				logf("wrote the development sets to %s", devDir)
-			}
-			return printDevMetrics(cmd.Context(), cmd.OutOrStdout(), nli.NewBuiltin(m), met.Dev)
+			return runTrainNLI(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, out, devDir, report)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "model file to write")
 	fl.StringVar(&dataDir, "data-dir", "../shared/data", "labeled data directory")
 	fl.StringVar(&devDir, "dev-dir", "", "also write each development split as a labeled JSONL set for 'verity eval'")
+	fl.StringVar(&report, "report", "", "also write the development metrics as JSON to this file")
+	fl.StringVar(&cfg.Checkpoint, "checkpoint", "", "checkpoint file: resume from it and rewrite it after every epoch")
+	fl.StringVar(&cfg.Ablate, "ablate", "", "train without one part (wordnet, quantity, attention; none for the baseline) and only report")
+	fl.IntVar(&cfg.MaxTrain, "max-train", 0, "train on this many pairs only (0 = all)")
 	fl.Int64Var(&cfg.Seed, "seed", 1, "random seed")
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
-	fl.IntVar(&cfg.Hidden, "hidden", 0, "hidden units (0 = default)")
+	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
+	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
 	return cmd
 }
 
@@ -107,73 +103,6 @@ func evalLabel(l nli.Label) string {
 		return eval.Refutes
 	}
 	return eval.NotEnoughInfo
-}
-
-func devExamples(pairs []nli.Pair) []eval.Example {
-	out := make([]eval.Example, len(pairs))
-	for i, p := range pairs {
-		out[i] = eval.Example{ID: fmt.Sprint(i), Claim: p.Claim, Evidence: []string{p.Passage}, Label: evalLabel(p.Label)}
-	}
-	return out
-}
-
-func writeDevSets(dir string, dev map[string][]nli.Pair) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, name := range sortedNames(dev) {
-		path := filepath.Join(dir, name+"_dev.jsonl")
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriter(f)
-		enc := json.NewEncoder(bw)
-		for _, ex := range devExamples(dev[name]) {
-			line := struct {
-				ID       string   `json:"id"`
-				Claim    string   `json:"claim"`
-				Evidence []string `json:"evidence"`
-				Label    string   `json:"label"`
-			}{ex.ID, ex.Claim, ex.Evidence, ex.Label}
-			if err := enc.Encode(line); err != nil {
-				f.Close()
-				return err
-			}
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// printDevMetrics scores the judge on each development split the way
-// 'verity eval --mode gold' does.
-func printDevMetrics(ctx context.Context, w io.Writer, j *nli.Builtin, dev map[string][]nli.Pair) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "development set\tn\taccuracy\tbalanced acc.\tmacro F1\tECE\tjudgments/s")
-	for _, name := range sortedNames(dev) {
-		r, err := eval.Run(ctx, devExamples(dev[name]), eval.NewGoldPredictor(j), eval.Options{Concurrency: 1}, nil)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\n", name, r.N, r.Accuracy, r.BalancedAccuracy, r.MacroF1, r.ECE, r.ClaimsPerSec)
-	}
-	return tw.Flush()
-}
-
-func sortedNames(m map[string][]nli.Pair) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
 
 func newTrainCalibrationCmd() *cobra.Command {
@@ -202,17 +131,17 @@ shipped scoring/calibration.json is made with the defaults.`,
 			if err != nil {
 				return err
 			}
-			sets, err := nli.LoadSets(dataDir, seed)
+			sets, err := train.LoadSets(dataDir, seed)
 			if err != nil {
 				return err
 			}
 			ctx := cmd.Context()
 			fixed := scoring.New(cfg.Scoring, nil)
-			train, err := nli.CalibrationExamples(ctx, judge, fixed, sets.Claims(nli.SplitCalib, seed))
+			trainEx, err := train.CalibrationExamples(ctx, judge, fixed, sets.Claims(train.SplitCalib, seed))
 			if err != nil {
 				return err
 			}
-			cal, err := scoring.TrainCalibration(train)
+			cal, err := scoring.TrainCalibration(trainEx)
 			if err != nil {
 				return err
 			}
@@ -220,12 +149,12 @@ shipped scoring/calibration.json is made with the defaults.`,
 				"data":  "calibration splits of FEVER paper_dev, VitaminC real_a, SciFact train pairs and FEVER neutral pairs",
 				"judge": "built-in NLI model",
 				"seed":  strconv.FormatInt(seed, 10),
-				"n":     strconv.Itoa(len(train)),
+				"n":     strconv.Itoa(len(trainEx)),
 			}
 			if err := writeFile(out, cal.Save); err != nil {
 				return err
 			}
-			dev, err := nli.CalibrationExamples(ctx, judge, fixed, sets.Claims(nli.SplitDev, seed))
+			dev, err := train.CalibrationExamples(ctx, judge, fixed, sets.Claims(train.SplitDev, seed))
 			if err != nil {
 				return err
 			}

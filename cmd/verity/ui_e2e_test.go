@@ -504,6 +504,22 @@ func TestUI(t *testing.T) {
 		b.phone(t, ctx, ".sources-table", "corpus-375px")
 	})
 
+	t.Run("ingest lines", func(t *testing.T) {
+		// One bad line is reported by its number; the good line still goes
+		// in as a job, and the bad one stays in the box to be fixed.
+		ctx := b.tab(t, 1280, 900)
+		fill(t, ctx, base+"/#/corpus", "ingest-urls", "/etc/passwd\nhttps://example.invalid/report\n")
+		waitFor(t, ctx, "the job", `document.querySelector('.job-box .job') !== null`)
+		got := jsEval[struct {
+			Notice, Counts, Left string
+		}](t, ctx, `({notice: document.querySelector('#ingest-alerts .alert-warn')?.textContent || '',
+			counts: document.querySelector('.job-counts')?.textContent || '',
+			left: document.getElementById('ingest-urls').value})`)
+		if !strings.Contains(got.Notice, "Line 1 (/etc/passwd) is a file path") || !strings.Contains(got.Counts, "of 1 sources") || got.Left != "/etc/passwd" {
+			t.Errorf("notice %q, job %q, box %q; want line 1 reported, a job of 1 source and the bad line kept", got.Notice, got.Counts, got.Left)
+		}
+	})
+
 	t.Run("citations", func(t *testing.T) {
 		// On verity serve, a citation of a loopback address is refused by
 		// the guarded fetcher, and the report says so.

@@ -24,11 +24,25 @@ func newVerifyCmd() *cobra.Command {
 		Use:   `verify "CLAIM"`,
 		Short: "Verify one claim against the corpus in the data directory",
 		Long: `verify retrieves passages for CLAIM, judges them and prints the verdict
-(Supported, Refuted, Contested or Not enough evidence), the 0-100 score, the
-citations and the features behind the score. --json prints the same object
-as POST /v1/verify. Invalid input exits with status 2.`,
+(Supported, Refuted, Contested or Not enough evidence), its reason (a code such
+as supported, refuted, contested, superseded, single_origin, weak_entailment or
+no_relevant_evidence, and a sentence naming the passages and the rule), the
+0-100 score, the citations and the features behind the score. --json prints
+the same object as POST /v1/verify.
+
+Only passages about the claim's subject and event may contradict it
+(verify.min_about); a statement a newer credible passage supersedes does not
+count; a claim that names a year is judged on evidence from that year on;
+near-copies count as one origin (verify.near_copy).
+
+Invalid input exits with status 2, and so does text that is no checkable
+claim: a question, an instruction, a pure opinion or text with no verb (the
+API answers those with 422 and the reason).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := evidence.CheckText("claim", args[0]); err != nil {
+				return err
+			}
 			req.Claim = args[0]
 			return withApp(cmd, func(a *app) error {
 				res, err := a.verify.Verify(cmd.Context(), req)
@@ -59,7 +73,7 @@ func printJSON(w io.Writer, v any) error {
 }
 
 func printResult(w io.Writer, res evidence.Result) error {
-	fmt.Fprintf(w, "%s  (score %d/100)\n%s\n\n", res.Verdict, res.Score, res.Claim)
+	fmt.Fprintf(w, "%s  (score %d/100)\n%s\nWhy (%s): %s\n\n", res.Verdict, res.Score, res.Claim, res.Reason.Code, res.Reason.Text)
 	if len(res.Citations) > 0 {
 		fmt.Fprintln(w, "Citations:")
 		for i, c := range res.Citations {

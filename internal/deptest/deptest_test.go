@@ -56,6 +56,7 @@ var rank = map[string]int{
 	"verify":    8,
 	"eval":      10,
 	"jobs":      8,
+	"retention": 9, // prunes corpus records and the uploads of jobs
 	"agents":    9,
 	"server":    11,
 	"cmd":       12,

@@ -39,7 +39,7 @@ export function render(root, { signal }) {
 
   const form = h('form', { class: 'card form', novalidate: true, 'aria-labelledby': 'citations-h' },
     h('div', { class: 'field' }, h('label', { for: 'cite-doc', text: 'Document' }), doc,
-      h('p', { class: 'hint', id: 'cite-doc-hint' }, 'Paste Markdown, HTML or text with its links or numbered references (up to 2 MiB). ',
+      h('p', { class: 'hint', id: 'cite-doc-hint' }, 'Paste Markdown, HTML or text (up to 2 MiB). Citations read: [1] and (1) markers and superscripts with a References, Sources or Notes list; reference links ([text][id], [id] with [id]: url definitions); [^1] footnotes; inline links; bare URLs; DOIs and arXiv ids; HTML <a>, <cite> and quotation cite attributes. Cited pages may be HTML, Markdown, text or PDF. ',
         h('button', { type: 'button', class: 'linkish', text: 'Use a sample document', onclick: () => { doc.value = SAMPLE; doc.focus(); } }))),
     h('div', { class: 'grid-3' },
       h('div', { class: 'field' }, h('label', { for: 'cite-file', text: 'Or upload a file' }), h('div', { class: 'dropzone' }, file),
@@ -89,6 +89,15 @@ function renderReport(r) {
         `${s.citations_valid ?? 0} of ${s.citations_checked ?? 0} citations valid · ${vd.webfetch_successful ?? 0} of ${vd.webfetch_attempts ?? 0} pages fetched`,
         typeof vd.processing_time_seconds === 'number' ? ` · ${vd.processing_time_seconds.toFixed(1)} s` : '',
         r.timestamp ? ' · ' : '', date(r.timestamp)))));
+
+  // Warnings say what limits the report: without claims there is no
+  // accuracy to score, and the gauge shows none.
+  const warnings = r.warnings || [];
+  if (warnings.length) {
+    parts.push(h('div', { class: 'alert alert-warn report-warnings', role: 'status' },
+      h('strong', { class: 'alert-title', text: score === null ? 'No accuracy score' : 'Warning' }),
+      warnings.map((w) => h('p', { text: w }))));
+  }
 
   const critical = r.critical_issues || [];
   if (critical.length) {

@@ -3,12 +3,46 @@
 // (GET /v1/jobs/{id}) shown live until it finishes.
 import { h, link, date, fixed, sleep, isAbort } from './dom.js';
 import * as api from './api.js';
-import { showError, clearError } from './alert.js';
+import { showError, showNotice, clearError } from './alert.js';
 import { table } from './table.js';
 
 const PAGE = 25;
-const FINISHED = new Set(['succeeded', 'failed', 'canceled']);
+const FINISHED = new Set(['succeeded', 'partial', 'failed', 'canceled']);
 const ACCEPT = '.html,.htm,.md,.markdown,.txt,.jsonl,.pdf';
+
+// sourceLines reads the addresses box: one http(s) URL a line, blank lines
+// and lines starting with "#" skipped. It returns the good URLs and, for
+// each bad line, its number (from 1) and why it is bad, so that one bad
+// line does not cost the others.
+function isWebURL(s) {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export function sourceLines(text) {
+  const good = [];
+  const bad = [];
+  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const s = raw.trim();
+    if (!s || s.startsWith('#')) return;
+    const parts = s.split(/\s+/);
+    let reason = '';
+    if (parts.length > 1) {
+      reason = parts.every(isWebURL) ? 'holds more than one address; put one a line' : 'is not an http(s) URL';
+    } else if (/^(\/|~|\.{1,2}\/|[a-z]:\\|file:)/i.test(s)) {
+      reason = 'is a file path; the server reads no paths, so upload the file under Files';
+    } else if (!isWebURL(s)) {
+      reason = 'is not an http(s) URL';
+    }
+    if (reason) bad.push({ line: i + 1, text: s, reason });
+    else good.push(s);
+  });
+  return { good, bad };
+}
 
 export function render(root, { signal }) {
   const statSources = h('dd', { text: '–' });
@@ -26,7 +60,7 @@ export function render(root, { signal }) {
   const ingestForm = h('form', { class: 'form', novalidate: true, 'aria-labelledby': 'ingest-h' },
     h('div', { class: 'grid-2' },
       h('div', { class: 'field' }, h('label', { for: 'ingest-urls', text: 'Web addresses' }), urls,
-        h('p', { class: 'hint', id: 'ingest-urls-hint', text: 'One http(s) URL a line. Pages are fetched through a guarded fetcher that obeys robots.txt.' })),
+        h('p', { class: 'hint', id: 'ingest-urls-hint', text: 'One http(s) URL a line; a bad line is reported by its number and the others still go in. Server paths are not read: upload files instead. Pages (HTML, Markdown, text, PDF) are fetched through a guarded fetcher that obeys robots.txt.' })),
       h('div', { class: 'field' }, h('label', { for: 'ingest-files', text: 'Files' }),
         h('div', { class: 'dropzone' }, files),
         h('p', { class: 'hint', id: 'ingest-files-hint', text: 'HTML, Markdown, text, JSONL or PDF; up to 20 files and 20 MiB together.' }))),
@@ -158,7 +192,17 @@ export function render(root, { signal }) {
   ingestForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     clearError(ingestAlerts, ingestFields);
-    const list = urls.value.split(/\s+/).map((u) => u.trim()).filter(Boolean);
+    const { good: list, bad } = sourceLines(urls.value);
+    if (bad.length) {
+      // Each bad line is named by its number and stays in the box to be
+      // fixed; the good ones are ingested.
+      showNotice(ingestAlerts, `${bad.length} ${bad.length === 1 ? 'line was' : 'lines were'} left out`,
+        bad.map((b) => `Line ${b.line} (${b.text.slice(0, 80)}) ${b.reason}.`).join(' '));
+    }
+    if (!list.length && !files.files.length) {
+      if (!bad.length) showError(ingestAlerts, { title: 'Nothing to ingest', detail: 'Enter one http(s) URL a line, or choose files.' }, ingestFields);
+      return;
+    }
     ingestButton.disabled = true;
     try {
       let j;
@@ -170,7 +214,7 @@ export function render(root, { signal }) {
       } else {
         j = await api.ingestURLs(list, signal);
       }
-      urls.value = '';
+      urls.value = bad.map((b) => b.text).join('\n');
       files.value = '';
       ingestButton.disabled = false;
       await follow(j);
@@ -199,7 +243,7 @@ export function render(root, { signal }) {
 }
 
 function stateBadge(state) {
-  const cls = { succeeded: 'badge-good', failed: 'badge-poor', canceled: 'badge-neutral', running: 'badge-accent', queued: 'badge-neutral' }[state] || 'badge-neutral';
+  const cls = { succeeded: 'badge-good', partial: 'badge-fair', failed: 'badge-poor', canceled: 'badge-neutral', running: 'badge-accent', queued: 'badge-neutral' }[state] || 'badge-neutral';
   return h('span', { class: ['badge', cls], text: state });
 }
 

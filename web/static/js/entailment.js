@@ -20,9 +20,10 @@ export function render(root, { signal }) {
     h('div', { class: 'field' }, h('label', { for: 'ent-excerpt', text: 'Source excerpt' }), excerpt,
       h('p', { class: 'hint', id: 'ent-excerpt-hint' }, 'The text to check the claim against, up to 20,000 characters. ',
         h('button', { type: 'button', class: 'linkish', text: 'Use an example', onclick: () => {
-          claim.value = 'The Golden Gate Bridge opened in 1937.';
-          excerpt.value = 'Construction of the Golden Gate Bridge began on 5 January 1933 and took just over four years. The bridge opened in May 1937.';
-          type.value = 'local history website';
+          // cmd/verity's TestUIExamples checks that this pair is SUPPORTED.
+          claim.value = 'Sputnik 1 was launched in 1957.';
+          excerpt.value = 'The Soviet Union launched Sputnik 1, the first artificial satellite, on 4 October 1957.';
+          type.value = 'university news page';
           claim.focus();
         } }))),
     h('div', { class: 'field' }, h('label', { for: 'ent-type', text: 'Source type' }), type,

@@ -1,6 +1,7 @@
 // #/factcheck and #/factcheck/{messageId}: seed 001's fact-check mode.
 // A run streams POST /v1/factcheck as server-sent events: claims appear
-// underlined in the content and grouped by type in a side panel, each
+// underlined in the content and listed in the text's order in a side
+// panel (a resolved claim beside the sentence as written), each
 // claim's status moves from pending to its verdict as checkers finish, and
 // the report brings the reliability gauge, a sortable evidence table, the
 // annotated content and the findings by verdict. The stored result (GET
@@ -12,14 +13,16 @@ import { gauge } from './gauge.js';
 import { showError, clearError, showNotice } from './alert.js';
 import { table } from './table.js';
 
-const TYPES = ['STATISTIC', 'DATE', 'ATTRIBUTION', 'TECHNICAL', 'COMPARISON', 'CAUSAL'];
 const VERDICTS = ['VERIFIED', 'DISPUTED', 'UNVERIFIABLE'];
 const LABEL = { pending: 'Checking…', stopped: 'Not checked', VERIFIED: 'Verified', DISPUTED: 'Disputed', UNVERIFIABLE: 'Unverifiable' };
 const GLYPH = { VERIFIED: '✓', DISPUTED: '✕', UNVERIFIABLE: '?', stopped: '–' };
 const CONFIDENCE_ORDER = { HIGH: 3, MEDIUM: 2, LOW: 1 };
 const RECENT_KEY = 'verity.recentFactchecks';
-const SAMPLE = 'The Golden Gate Bridge opened in 1937 and its main span is 1,280 metres long. '
-  + 'More than 9,000 active spacecraft orbited Earth at the start of 2024. '
+// SAMPLE shows each verdict on the demo corpus, a resolved pronoun ("He")
+// and a skipped opinion; cmd/verity's TestUIExamples checks its verdicts
+// through the real server.
+export const SAMPLE = 'The Golden Gate Bridge opened in 1937. Tim Berners-Lee worked at CERN. '
+  + 'He proposed the World Wide Web in 1995. The Eiffel Tower is repainted about every seven years. '
   + 'I think San Francisco is the most beautiful city in the world.';
 
 // renderNew is #/factcheck: the request form, the live run and recent runs.
@@ -451,14 +454,10 @@ class Run {
       this.groups.replaceChildren(h('p', { class: 'muted', text: 'No verifiable factual claims were found in this content.' }));
       return;
     }
-    const types = [...TYPES, ...new Set(this.claims.map((c) => c.type).filter((t) => !TYPES.includes(t)))];
-    this.groups.replaceChildren(...types.map((type) => {
-      const cs = this.claims.filter((c) => c.type === type);
-      if (!cs.length) return null;
-      return h('section', { class: 'claim-group', 'aria-label': `${type} claims` },
-        h('h4', { class: 'group-title' }, typeBadge(type), h('span', { class: 'muted small', text: ` ${cs.length}` })),
-        h('ul', { class: 'claim-list' }, cs.map((c) => this.claimItem(c))));
-    }).filter(Boolean));
+    // Claims read in the text's order, each with its type: grouping them
+    // by type made them read 1, 3, 4, 2, 5.
+    const ordered = [...this.claims].sort((a, b) => a.n - b.n);
+    this.groups.replaceChildren(h('ul', { class: 'claim-list' }, ordered.map((c) => this.claimItem(c))));
   }
 
   claimItem(c) {
@@ -471,7 +470,9 @@ class Run {
           icon,
           h('span', { class: 'claim-main' },
             h('span', { class: 'claim-n', text: `${c.n}` }),
-            h('span', { class: 'claim-text', text: c.claim })),
+            typeBadge(c.type), ' ',
+            h('span', { class: 'claim-text', text: c.claim }),
+            asWritten(c)),
           label),
         detail));
     this.items.set(c.id, { li, icon, label, detail });
@@ -500,7 +501,6 @@ class Run {
       parts.push(h('div', { class: 'agreement' },
         h('span', { class: 'small', text: `Agreement ${Math.round(rate)}%` }), bar(rate / 100, 'bar-accent'),
         cons.consensusConfidence ? h('span', { class: 'small muted', text: `${cons.consensusConfidence.toLowerCase()} confidence` }) : null));
-      if (cons.correction) parts.push(h('p', { class: 'correction' }, h('strong', { text: 'Correction: ' }), cons.correction));
     }
     const rows = vs.map((v) => checkerRow(v));
     for (let i = vs.length; i < this.checkerCount; i++) {
@@ -546,7 +546,6 @@ class Run {
             { label: 'Verdict', cell: (x) => verdictBadge(this.statusOf(x.claim.id).status), value: (x) => VERDICTS.indexOf(this.statusOf(x.claim.id).status) },
             { label: 'Agreement', cell: (x) => agreementCell(x.cons), value: (x) => Number(x.cons?.agreementRate) || 0, numeric: true },
             { label: 'Confidence', cell: (x) => x.cons?.consensusConfidence || '–', value: (x) => CONFIDENCE_ORDER[x.cons?.consensusConfidence] || 0 },
-            { label: 'Correction', cell: (x) => x.cons?.correction || '' },
           ],
           rows: cons,
         })));
@@ -564,8 +563,8 @@ class Run {
           return h('details', { class: 'finding-group', dataset: { verdict }, open: verdict === 'DISPUTED' && xs.length > 0 },
             h('summary', {}, verdictBadge(verdict), h('span', { class: 'muted', text: ` ${xs.length} ${xs.length === 1 ? 'claim' : 'claims'}` })),
             xs.length ? h('ol', { class: 'finding-list' }, xs.map((x) => h('li', { value: x.claim.n },
-              h('p', { class: 'finding-claim' }, typeBadge(x.claim.type), ' ', x.claim.claim),
-              x.cons?.correction ? h('p', { class: 'correction' }, h('strong', { text: 'Correction: ' }), x.cons.correction) : null,
+              h('p', { class: 'finding-claim' }, typeBadge(x.claim.type), ' ', x.claim.claim, asWritten(x.claim)),
+              x.cons?.correction ? correction(x.cons.correction) : null,
               h('ul', { class: 'checkers' }, x.vs.map(checkerRow)))))
               : h('p', { class: 'muted small', text: 'None.' }));
         })));
@@ -613,6 +612,21 @@ function agreementCell(cons) {
   return h('span', { class: 'prob' }, h('span', { class: 'prob-value', text: `${Math.round(rate)}%` }), bar(rate / 100, 'bar-accent'));
 }
 
+// asWritten shows the sentence as the text wrote it beside a claim whose
+// subject the extractor resolved ("It opened in 1937.").
+function asWritten(c) {
+  return c.original ? h('span', { class: 'claim-original muted small', text: ` (as written: “${c.original}”)` }) : null;
+}
+
+// correction shows a consensus correction once: a short quote and, when it
+// ends with the source's URL, a link to it.
+function correction(text) {
+  const m = /\s(https?:\/\/\S+)$/.exec(text);
+  const quote = m ? text.slice(0, m.index) : text;
+  return h('p', { class: 'correction' }, h('strong', { text: 'Correction: ' }), truncate(quote, 320),
+    m ? h('span', {}, ' ', link(m[1], 'source')) : null);
+}
+
 function typeBadge(type) {
   return h('span', { class: 'type-badge', dataset: { type: type || 'OTHER' }, text: type || 'OTHER' });
 }
@@ -630,7 +644,6 @@ function checkerRow(v) {
       verdictBadge(v.verdict),
       v.confidence ? h('span', { class: 'small muted', text: `${v.confidence.toLowerCase()} confidence` }) : null),
     v.evidence ? h('p', { class: 'evidence', text: v.evidence }) : null,
-    v.correction ? h('p', { class: 'correction' }, h('strong', { text: 'Correction: ' }), v.correction) : null,
     cites.length ? h('ul', { class: 'mini-cites' }, cites.map((c) => h('li', {},
       link(c.url, c.title || c.domain || c.url || c.sourceId), c.domain ? h('span', { class: 'domain', text: ` ${c.domain}` }) : null,
       c.publishedAt ? ' · ' : null, date(c.publishedAt)))) : null);
@@ -644,7 +657,7 @@ function annotate(text, claims, mark) {
   const lower = text.toLowerCase();
   const spans = [];
   for (const c of claims) {
-    const tries = [c.claim, (c.claim || '').replace(/[.!?;:]+$/, ''), c.context].filter((t) => t && t.trim().length >= 8);
+    const tries = [c.original, c.claim, (c.claim || '').replace(/[.!?;:]+$/, ''), c.context].filter((t) => t && t.trim().length >= 8);
     for (const t of tries) {
       const i = lower.indexOf(t.toLowerCase());
       if (i >= 0) {

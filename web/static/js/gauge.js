@@ -10,12 +10,15 @@ export function band(score) {
   return 'low';
 }
 
-const bandWords = { high: 'high, green band', medium: 'medium, amber band', low: 'low, red band', none: 'no score' };
+const bandWords = { high: 'high, green band', medium: 'medium, amber band', low: 'low, red band', none: 'no score', neutral: 'grey' };
 
 // gauge returns a meter for score (an integer 0-100, or null for "no
 // score") named label. Screen readers get the label and "87 out of 100,
-// high"; the drawing is hidden from them.
-export function gauge(score, label, { size = 132 } = {}) {
+// high"; the drawing is hidden from them. tone, when set, overrides the
+// colour band the score alone would get ('high', 'medium', 'low' or
+// 'neutral'): a verdict's colour must not contradict the verdict, so a
+// score of 88 under "Not enough evidence" is grey, not green.
+export function gauge(score, label, { size = 132, tone = '' } = {}) {
   const has = typeof score === 'number' && Number.isFinite(score);
   const value = has ? Math.max(0, Math.min(100, Math.round(score))) : 0;
   const r = 52;
@@ -24,7 +27,7 @@ export function gauge(score, label, { size = 132 } = {}) {
     class: 'gauge-arc', cx: 60, cy: 60, r, 'stroke-dasharray': `${(circumference * value) / 100} ${circumference}`,
     transform: 'rotate(-90 60 60)',
   });
-  const b = band(has ? value : null);
+  const b = tone || band(has ? value : null);
   const el = h('div', {
     class: ['gauge', `band-${b}`], role: 'meter', 'aria-label': label,
     'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': has ? value : null,

@@ -20,7 +20,9 @@ export function render(root, { signal }) {
     h('div', { class: 'field' }, h('label', { for: 'jury-truth', text: 'Source truth' }), truth,
       h('p', { class: 'hint', id: 'jury-truth-hint' }, 'What the source really says. ',
         h('button', { type: 'button', class: 'linkish', text: 'Use an example', onclick: () => {
-          claim.value = 'Coffee causes a 20% lower risk of heart disease.';
+          // cmd/verity's TestUIExamples checks that the jury finds this
+          // claim Mutated: it widens "one study" to all drinkers and 20% to 50%.
+          claim.value = 'All coffee drinkers have a 50% lower risk of heart disease.';
           truth.value = 'Coffee drinking was associated with a 20% lower risk of heart disease in one observational study.';
           claim.focus();
         } }))),

@@ -8,17 +8,32 @@ import { gauge } from './gauge.js';
 import { onSubmit } from './alert.js';
 import { table } from './table.js';
 
-const examples = [
+// examples are claims of the demo-claims benchmark (demo/claims.jsonl);
+// cmd/verity's TestUIExamples checks through the real server that each
+// gets the verdict the benchmark expects.
+export const examples = [
   'The Golden Gate Bridge opened in 1937.',
   'The Golden Gate Bridge opened in 1950.',
-  'More than 9,000 active spacecraft orbited Earth at the start of 2024.',
+  'The Brooklyn Bridge opened in 1883.',
 ];
+
+// verdictTone colours the gauge by the verdict, not by the score alone.
+const verdictTone = {
+  'Supported': 'high', 'Refuted': 'low', 'Contested': 'medium', 'Not enough evidence': 'neutral',
+};
+
+// setAsideText explains a passage that does not count (see reason).
+const setAsideText = {
+  not_about_claim: 'not about the claim: cannot contradict it',
+  superseded: 'superseded by a newer passage',
+  before_claim_time: 'published before the time the claim names',
+};
 
 const verdictText = {
   'Supported': 'Passages from at least two independent origins entail the claim, and none strongly contradicts it.',
   'Refuted': 'A passage strongly contradicts the claim.',
   'Contested': 'Some passages strongly entail the claim and others contradict it.',
-  'Not enough evidence': 'The corpus holds no passages that settle the claim either way.',
+  'Not enough evidence': 'The evidence does not settle the claim under the verdict policy; the reason below says why.',
 };
 
 const verdictClass = {
@@ -92,12 +107,14 @@ function renderResult(res) {
   const cites = res.citations || [];
   const card = h('article', { class: ['card', 'verdict-card', `verdict-${cls}`], 'aria-labelledby': 'verdict-h', 'data-verdict': res.verdict },
     h('div', { class: 'verdict-head' },
-      gauge(res.score, 'Evidence score'),
+      gauge(res.score, 'Evidence score', { tone: verdictTone[res.verdict] || 'neutral' }),
       h('div', { class: 'verdict-body' },
         h('p', { class: 'eyebrow', text: 'Verdict' }),
         h('h2', { id: 'verdict-h', class: 'verdict-name' }, h('span', { class: 'verdict-dot', 'aria-hidden': 'true' }), res.verdict),
         h('blockquote', { class: 'claim-quote', text: res.claim }),
-        h('p', { class: 'muted', text: verdictText[res.verdict] || '' }))),
+        h('p', { class: 'muted', text: verdictText[res.verdict] || '' }),
+        res.reason && res.reason.text ? h('p', { class: 'reason', dataset: { reason: res.reason.code } },
+          h('span', { class: 'badge badge-neutral reason-code', text: res.reason.code.replace(/_/g, ' ') }), res.reason.text) : null)),
     h('h3', { class: 'section-title', text: cites.length ? `Citations (${cites.length})` : 'Citations' }),
     cites.length ? h('ol', { class: 'citations' }, cites.map(citation))
       : h('p', { class: 'muted', text: 'No passage was strong enough to cite.' }));
@@ -165,7 +182,9 @@ function passageCell(p) {
     h('div', { class: 'passage-title' }, link(p.url, p.title || p.url || p.source_id)),
     h('div', { class: 'meta' }, p.domain ? h('span', { class: 'domain', text: p.domain }) : null, date(p.published_at)),
     short === text ? h('p', { class: 'snippet', text })
-      : h('details', { class: 'passage-text' }, h('summary', { text: short }), h('p', { text })));
+      : h('details', { class: 'passage-text' }, h('summary', { text: short }), h('p', { text })),
+    p.set_aside ? h('span', { class: 'badge badge-neutral set-aside', dataset: { setAside: p.set_aside }, text: setAsideText[p.set_aside] || p.set_aside }) : null,
+    p.same_origin_as ? h('span', { class: 'badge badge-neutral set-aside', text: `near-copy of ${p.same_origin_as}: counts as that origin` }) : null);
 }
 
 function numCell(p) {

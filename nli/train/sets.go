@@ -1,4 +1,4 @@
-package nli
+package train
 
 import (
 	"bufio"
@@ -11,13 +11,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/verity-fc/verity/nli"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Pair is one labeled (claim, passage) pair.
 type Pair struct {
 	Claim   string
 	Passage string
-	Label   Label
+	Label   nli.Label
 	// Group keeps related pairs (the same Wikipedia page, premise or claim)
 	// in the same split.
 	Group string
@@ -72,14 +75,14 @@ type row struct {
 	Abstract    []string        `json:"abstract"`
 }
 
-func labelOf(s string) (Label, error) {
+func labelOf(s string) (nli.Label, error) {
 	switch s {
 	case "SUPPORTS":
-		return Entail, nil
+		return nli.Entail, nil
 	case "REFUTES":
-		return Contradict, nil
+		return nli.Contradict, nil
 	case "NOT_ENOUGH_INFO":
-		return Neutral, nil
+		return nli.Neutral, nil
 	}
 	return 0, fmt.Errorf("unknown label %q", s)
 }
@@ -154,7 +157,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 		}
 		s := splitOf(group)
 		feverClaims = append(feverClaims, claimRow{r.Claim, group, s})
-		if l == Neutral || len(r.Evidence) == 0 {
+		if l == nli.Neutral || len(r.Evidence) == 0 {
 			return nil
 		}
 		passage := strings.Join(r.Evidence, " ")
@@ -215,7 +218,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 		group := "scifact:" + string(r.ClaimID)
 		passage := strings.Join(r.Evidence, " ")
 		if len(r.Evidence) == 0 {
-			if l != Neutral || len(r.Abstract) == 0 {
+			if l != nli.Neutral || len(r.Abstract) == 0 {
 				return nil
 			}
 			passage = bestWindow(r.Claim, r.Abstract, 2)
@@ -242,12 +245,11 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 			if c.s != s {
 				continue
 			}
-			ct := analyse(c.claim)
 			for _, passage := range byGroup[c.group] {
-				if ownPassage[c.claim+"\x00"+passage] || overlap(ct, analyse(passage)) >= 0.75 {
+				if ownPassage[c.claim+"\x00"+passage] || nli.ContentOverlap(c.claim, passage) >= 0.75 {
 					continue
 				}
-				add(SetSamePage, Pair{Claim: c.claim, Passage: passage, Label: Neutral, Group: c.group}, s)
+				add(SetSamePage, Pair{Claim: c.claim, Passage: passage, Label: nli.Neutral, Group: c.group}, s)
 				break
 			}
 		}
@@ -264,54 +266,29 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 			if c.s != s {
 				continue
 			}
-			ct := analyse(c.claim)
 			best, bestOverlap := -1, -1.0
 			for range 20 {
 				i := rng.IntN(len(pool))
 				if pool[i].Group == c.group {
 					continue
 				}
-				if o := overlap(ct, analyse(pool[i].Passage)); o > bestOverlap {
+				if o := nli.ContentOverlap(c.claim, pool[i].Passage); o > bestOverlap {
 					best, bestOverlap = i, o
 				}
 			}
 			if best >= 0 {
-				add(SetRandom, Pair{Claim: c.claim, Passage: pool[best].Passage, Label: Neutral, Group: c.group}, s)
+				add(SetRandom, Pair{Claim: c.claim, Passage: pool[best].Passage, Label: nli.Neutral, Group: c.group}, s)
 			}
 		}
 	}
 	return sets, nil
 }
 
-// overlap is the fraction of the claim's content stems found in the passage.
-func overlap(c, p *text) float64 {
-	u := uniqueStrings(c.content)
-	if len(u) == 0 {
-		return 0
-	}
-	n := 0
-	for _, s := range u {
-		if p.stems[s] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(u))
-}
-
 // bestWindow returns the n consecutive sentences sharing the most content
 // stems with the claim, the first such window on ties.
 func bestWindow(claim string, sentences []string, n int) string {
-	if len(sentences) <= n {
-		return strings.Join(sentences, " ")
-	}
-	c := analyse(claim)
-	best, bestO := 0, -1.0
-	for i := 0; i+n <= len(sentences); i++ {
-		if o := overlap(c, analyse(strings.Join(sentences[i:i+n], " "))); o > bestO {
-			best, bestO = i, o
-		}
-	}
-	return strings.Join(sentences[best:best+n], " ")
+	i, k := txt.BestWindow(sentences, n, n, func(w string) float64 { return nli.ContentOverlap(claim, w) })
+	return strings.Join(sentences[i:i+k], " ")
 }
 
 // Names returns the set names in order.

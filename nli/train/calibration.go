@@ -1,4 +1,4 @@
-package nli
+package train
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/scoring"
 )
@@ -39,7 +40,7 @@ func (s Sets) Claims(split Split, seed int64) []LabeledClaim {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xca1))
 	out := make([]LabeledClaim, 0, len(pool))
 	for _, p := range pool {
-		lc := LabeledClaim{Claim: p.Claim, Passages: []string{p.Passage}, Supported: p.Label == Entail}
+		lc := LabeledClaim{Claim: p.Claim, Passages: []string{p.Passage}, Supported: p.Label == nli.Entail}
 		for len(lc.Passages) < 1+Distractors && len(pool) > Distractors {
 			q := pool[rng.IntN(len(pool))]
 			if q.Group != p.Group {
@@ -54,7 +55,7 @@ func (s Sets) Claims(split Split, seed int64) []LabeledClaim {
 // CalibrationExamples computes, for each claim, the seed-004 features the
 // verify path would: every passage judged by j, from a source of its own,
 // with reliability and recency 0.5 (unknown) and the quantity check.
-func CalibrationExamples(ctx context.Context, j Judge, scorer *scoring.Scorer, claims []LabeledClaim) ([]scoring.CalibrationExample, error) {
+func CalibrationExamples(ctx context.Context, j nli.Judge, scorer *scoring.Scorer, claims []LabeledClaim) ([]scoring.CalibrationExample, error) {
 	out := make([]scoring.CalibrationExample, len(claims))
 	for i, c := range claims {
 		js, err := j.Judge(ctx, c.Claim, c.Passages)

@@ -1,4 +1,4 @@
-package nli
+package train
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/scoring"
 )
 
@@ -28,9 +29,9 @@ func (wordJudge) Judge(_ context.Context, claim string, ps []string) ([]evidence
 func TestCalibrationExamples(t *testing.T) {
 	var sets = Sets{}
 	for i, w := range []string{"apple", "pear", "plum", "fig", "lime", "kiwi", "date", "yuzu"} {
-		l := Entail
+		l := nli.Entail
 		if i%2 == 1 {
-			l = Contradict
+			l = nli.Contradict
 		}
 		v := sets[SetFEVER]
 		v[SplitCalib] = append(v[SplitCalib], Pair{Claim: "It is a " + w + ".", Passage: "A " + w + " it is, in 2001.", Label: l, Group: w})

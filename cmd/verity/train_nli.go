@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/train"
+)
+
+// runTrainNLI is 'verity train nli'.
+func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, out, devDir, report string) error {
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	exs, err := train.Load(cfg.DataDir, max(cfg.Seed, 1))
+	if err != nil {
+		return err
+	}
+	if cfg.MaxTrain > 0 {
+		// A reduced budget: fewer pairs to encode and score as well.
+		exs = train.Reduce(exs, cfg.MaxTrain, cfg.MaxTrain/5, 1000, max(cfg.Seed, 1))
+	}
+	counts := map[string][3]int{}
+	for _, e := range exs {
+		c := counts[e.Set]
+		c[e.Split]++
+		counts[e.Set] = c
+	}
+	for _, name := range train.SortedSets(counts) {
+		c := counts[name]
+		logf("%-26s train %6d  calibration %5d  development %5d", name, c[0], c[1], c[2])
+	}
+	data, err := train.Encode(ctx, exs, cfg.Ablate, logf)
+	if err != nil {
+		return err
+	}
+	net, err := train.Train(ctx, cfg, data, logf)
+	if err != nil {
+		return err
+	}
+	train.Calibrate(net, data)
+	logf("calibration: temperature %.3f, bias %.3f", net.Temperature, net.Bias)
+	dev := train.BySet(data, train.SplitDev)
+	if cfg.Ablate != "" {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "development set (network alone, without %s)\tn\tbalanced acc.\tECE\n", cfg.Ablate)
+		for _, name := range train.SortedSets(dev) {
+			m := train.EvaluateNet(net, name, dev[name])
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\n", name, m.N, m.BalAcc, m.ECE)
+		}
+		return tw.Flush()
+	}
+	// Rules on or off, and the weight of the previous feature model in an
+	// ensemble: whichever does best on (at most 300 pairs of each set of)
+	// the calibration split.
+	calib := train.BySet(data, train.SplitCalib)
+	for name, exs := range calib {
+		calib[name] = exs[:min(len(exs), 300)]
+	}
+	oldJ, err := nli.LoadFeatureModel()
+	if err != nil {
+		return err
+	}
+	calibScore := func(a *nli.Aligner) (float64, error) {
+		j := nli.NewBuiltinJudge(a)
+		sum := 0.0
+		for _, name := range train.SortedSets(calib) {
+			m, err := train.EvaluateJudge(ctx, j, name, calib[name])
+			if err != nil {
+				return 0, err
+			}
+			sum += m.BalAcc
+		}
+		return sum / float64(len(calib)), nil
+	}
+	model, bestScore := (*nli.Aligner)(nil), -1.0
+	for _, rules := range []bool{false, true} {
+		for _, w := range []float64{0, 0.25, 0.5} {
+			a := nli.NewAligner(net, rules, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
+			sc, err := calibScore(a)
+			if err != nil {
+				return err
+			}
+			logf("rules %v, old model weight %.2f: mean calibration balanced accuracy %.4f", rules, w, sc)
+			if sc > bestScore+1e-9 {
+				model, bestScore = a, sc
+			}
+		}
+	}
+	if err := writeFile(out, model.Save); err != nil {
+		return err
+	}
+	logf("wrote %s", out)
+	if devDir != "" {
+		if err := writeDevSets(devDir, dev); err != nil {
+			return err
+		}
+		logf("wrote the development sets to %s", devDir)
+	}
+	old := oldJ
+	newJ := nli.NewBuiltinJudge(model)
+	var rows []map[string]any
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "development set\tn\tbal. acc. new\tECE new\tbal. acc. old\tECE old")
+	for _, name := range train.SortedSets(dev) {
+		mn, err := train.EvaluateJudge(ctx, newJ, name, dev[name])
+		if err != nil {
+			return err
+		}
+		mo, err := train.EvaluateJudge(ctx, old, name, dev[name])
+		if err != nil {
+			return err
+		}
+		kind := ""
+		if mn.TwoWay {
+			kind = " (2-way)"
+		}
+		fmt.Fprintf(tw, "%s%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\n", name, kind, mn.N, mn.BalAcc, mn.ECE, mo.BalAcc, mo.ECE)
+		rows = append(rows, map[string]any{"set": name, "n": mn.N, "two_way": mn.TwoWay, "new": mn, "old": mo})
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if report != "" {
+		return writeFile(report, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
+		})
+	}
+	return nil
+}
+
+func writeDevSets(dir string, dev map[string][]train.Encoded) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, name := range train.SortedSets(dev) {
+		f, err := os.Create(filepath.Join(dir, name+"_dev.jsonl"))
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriter(f)
+		enc := json.NewEncoder(bw)
+		for i, e := range dev[name] {
+			label := "NOT_ENOUGH_INFO"
+			switch e.Target {
+			case 1 << nli.Entail:
+				label = "SUPPORTS"
+			case 1 << nli.Contradict:
+				label = "REFUTES"
+			case 1<<nli.Contradict | 1<<nli.Neutral:
+				label = "NOT_SUPPORTED"
+			}
+			line := struct {
+				ID       string   `json:"id"`
+				Claim    string   `json:"claim"`
+				Evidence []string `json:"evidence"`
+				Label    string   `json:"label"`
+			}{fmt.Sprint(i), e.Claim, []string{e.Passage}, label}
+			if err := enc.Encode(line); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/verity-fc/verity/wordvec"
+)
+
+func newTrainWordnetCmd() *cobra.Command {
+	var dict, out string
+	cmd := &cobra.Command{
+		Use:   "wordnet --dict DIR --out FILE",
+		Short: "Rebuild the shipped WordNet relation file from the WordNet 3.0 database",
+		Long: `train wordnet reads the Princeton WordNet 3.0 database (Debian package
+wordnet-base, installed in /usr/share/wordnet) and writes the compact relation
+file verity ships as wordvec/wordnet.bin: for each single-word lemma the word
+vectors know, its first senses, the hypernyms of those synsets and the
+antonym pairs. The NLI judge reads synonyms, antonyms, hypernyms and
+co-hyponyms from it. The same database gives the same file, byte for byte.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return errors.New("--out FILE is required")
+			}
+			if st, err := os.Stat(dict); err != nil || !st.IsDir() {
+				return fmt.Errorf("--dict %s: not a WordNet database directory (apt-get install wordnet-base)", dict)
+			}
+			return writeFile(out, func(w io.Writer) error {
+				bw := bufio.NewWriter(w)
+				if err := wordvec.BuildWordNet(bw, dict, wordvec.Default()); err != nil {
+					return fmt.Errorf("build wordnet relations: %w", err)
+				}
+				return bw.Flush()
+			})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&dict, "dict", "/usr/share/wordnet", "WordNet 3.0 database directory")
+	fl.StringVar(&out, "out", "", "output file")
+	return cmd
+}

@@ -1,0 +1,400 @@
+// Package align is the arithmetic of verity's NLI network: a decomposable
+// attention model (Parikh et al., 2016) with knowledge-enriched alignment
+// (Chen et al., 2018). Each token of the claim and of the passage is
+// projected from its word vector and its channels (number, name, negation
+// scope, quantifier, modal, direction...); every claim token attends over
+// the passage tokens and every passage token over the claim tokens, the
+// attention logits biased by lexical relations of the aligned pair
+// (synonym, antonym, hypernym, direction words, numbers that differ);
+// each token is compared with what it aligned to, the comparisons are
+// pooled, and a small network gives three logits.
+//
+// The package holds the forward pass used at inference and the backward
+// pass used by nli/train; both are plain Go over float64 slices. A Model is
+// read-only during Forward and safe for concurrent use.
+package align
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Channel and relation counts. Channels are binary per-token flags;
+// relations are binary per-(claim token, passage token) flags.
+const (
+	NumChannels  = 16
+	NumRelations = 12
+	NumGlobal    = 6
+	NumLabels    = 3
+)
+
+// Token is one token's input: its word vector (nil when unknown) and its
+// channel bits.
+type Token struct {
+	Vec  []float32
+	Chan uint16
+}
+
+// Rel is the relation bits of claim token I and passage token J.
+type Rel struct {
+	I, J int16
+	Bits uint16
+}
+
+// Input is one (claim, passage) pair.
+type Input struct {
+	A, B   []Token // claim, passage
+	Rels   []Rel   // non-zero relations only
+	Global [NumGlobal]float64
+}
+
+// Config fixes the network's shape.
+type Config struct {
+	Emb    int  `json:"emb"`     // word-vector dimension
+	D      int  `json:"d"`       // token projection width
+	H      int  `json:"h"`       // hidden units of the classifier
+	NoAttn bool `json:"no_attn"` // ablation: no cross-attention (aligned vectors are zero)
+}
+
+// Model is the network's parameters, one flat slice, and the calibration
+// applied to its logits.
+type Model struct {
+	Cfg Config    `json:"cfg"`
+	P   []float64 `json:"p"`
+	// Temperature and Bias calibrate: p = softmax(z/Temperature + Bias).
+	Temperature float64            `json:"temperature"`
+	Bias        [NumLabels]float64 `json:"bias"`
+}
+
+// views are the parameter blocks, slices of P.
+type views struct {
+	wp, bp, wr, wa, ba, wb, bb, w1, b1, w2, b2 []float64
+}
+
+func (c Config) in() int   { return c.Emb + NumChannels }
+func (c Config) cmp() int  { return 3*c.D + NumRelations }
+func (c Config) feat() int { return 4*c.D + NumGlobal }
+
+// Size is the number of parameters.
+func (c Config) Size() int {
+	return c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
+}
+
+func (c Config) views(p []float64) views {
+	var v views
+	take := func(n int) []float64 { s := p[:n:n]; p = p[n:]; return s }
+	v.wp, v.bp, v.wr = take(c.D*c.in()), take(c.D), take(NumRelations)
+	v.wa, v.ba = take(c.D*c.cmp()), take(c.D)
+	v.wb, v.bb = take(c.D*c.cmp()), take(c.D)
+	v.w1, v.b1 = take(c.H*c.feat()), take(c.H)
+	v.w2, v.b2 = take(NumLabels*c.H), take(NumLabels)
+	return v
+}
+
+// New returns a model with random weights (Glorot uniform) drawn from rng.
+func New(cfg Config, rng *rand.Rand) *Model {
+	m := &Model{Cfg: cfg, P: make([]float64, cfg.Size()), Temperature: 1}
+	v := cfg.views(m.P)
+	init := func(w []float64, fanIn, fanOut int) {
+		a := math.Sqrt(6 / float64(fanIn+fanOut))
+		for i := range w {
+			w[i] = (2*rng.Float64() - 1) * a
+		}
+	}
+	init(v.wp, cfg.in(), cfg.D)
+	init(v.wa, cfg.cmp(), cfg.D)
+	init(v.wb, cfg.cmp(), cfg.D)
+	init(v.w1, cfg.feat(), cfg.H)
+	init(v.w2, cfg.H, NumLabels)
+	for i := range v.wr {
+		v.wr[i] = 1
+	}
+	for i := range v.bp {
+		v.bp[i] = 0.01
+	}
+	return m
+}
+
+// Validate checks a loaded model.
+func (m *Model) Validate() error {
+	c := m.Cfg
+	if c.Emb <= 0 || c.D <= 0 || c.H <= 0 || c.Emb > 4096 || c.D > 4096 || c.H > 4096 {
+		return fmt.Errorf("bad shape %+v", c)
+	}
+	if len(m.P) != c.Size() {
+		return fmt.Errorf("%d parameters, the shape needs %d", len(m.P), c.Size())
+	}
+	if !(m.Temperature > 0) {
+		return errors.New("temperature must be > 0")
+	}
+	for _, x := range m.P {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return errors.New("a parameter is not a finite number")
+		}
+	}
+	return nil
+}
+
+// Cache keeps a forward pass for the backward pass; reuse one per
+// goroutine to save allocations.
+type Cache struct {
+	n, m   int
+	ha, hb []float64 // n x D, m x D (post-ReLU)
+	alpha  []float64 // n x m, softmax over j
+	beta   []float64 // n x m, softmax over i
+	at, bt []float64 // aligned: n x D, m x D
+	ra, rb []float64 // aligned relations: n x K, m x K
+	ua, ub []float64 // comparison inputs: n x cmp, m x cmp
+	va, vb []float64 // comparison outputs (post-ReLU): n x D, m x D
+	amax   []int     // 2D: argmax rows for a's and b's max pool
+	f      []float64 // feat
+	z1     []float64 // hidden (post-ReLU)
+	relb   []uint16  // n x m dense relation bits
+	logits [NumLabels]float64
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// Forward returns the uncalibrated logits of in. c may be nil.
+func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
+	if c == nil {
+		c = &Cache{}
+	}
+	cfg := mod.Cfg
+	v := cfg.views(mod.P)
+	D, K := cfg.D, NumRelations
+	n, m := len(in.A), len(in.B)
+	c.n, c.m = n, m
+	c.ha = project(cfg, v, in.A, grow(c.ha, n*D))
+	c.hb = project(cfg, v, in.B, grow(c.hb, m*D))
+	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
+	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
+	c.ra, c.rb = grow(c.ra, n*K), grow(c.rb, m*K)
+	if cap(c.relb) < n*m {
+		c.relb = make([]uint16, n*m)
+	}
+	c.relb = c.relb[:n*m]
+	clear(c.relb)
+	for _, r := range in.Rels {
+		if int(r.I) < n && int(r.J) < m {
+			c.relb[int(r.I)*m+int(r.J)] |= r.Bits
+		}
+	}
+	if !cfg.NoAttn && n > 0 && m > 0 {
+		// Attention logits e_ij = h_i . g_j + sum of wr over the pair's relations.
+		e := c.alpha
+		for i := range n {
+			hi := c.ha[i*D : (i+1)*D]
+			for j := range m {
+				e[i*m+j] = dot(hi, c.hb[j*D:(j+1)*D]) + relBias(v.wr, c.relb[i*m+j])
+			}
+		}
+		copy(c.beta, e)
+		for i := range n {
+			softmaxInPlace(c.alpha[i*m:(i+1)*m], 1)
+		}
+		softmaxCols(c.beta, n, m)
+		for i := range n {
+			ai := c.alpha[i*m : (i+1)*m]
+			ati := c.at[i*D : (i+1)*D]
+			for j, a := range ai {
+				axpy(ati, a, c.hb[j*D:(j+1)*D])
+				addBits(c.ra[i*K:(i+1)*K], a, c.relb[i*m+j])
+			}
+		}
+		for i := range n {
+			hi := c.ha[i*D : (i+1)*D]
+			for j := range m {
+				b := c.beta[i*m+j]
+				axpy(c.bt[j*D:(j+1)*D], b, hi)
+				addBits(c.rb[j*K:(j+1)*K], b, c.relb[i*m+j])
+			}
+		}
+	}
+	P := cfg.cmp()
+	c.ua, c.va = grow(c.ua, n*P), grow(c.va, n*D)
+	c.ub, c.vb = grow(c.ub, m*P), grow(c.vb, m*D)
+	compare(D, c.ha, c.at, c.ra, c.ua, c.va, v.wa, v.ba, n)
+	compare(D, c.hb, c.bt, c.rb, c.ub, c.vb, v.wb, v.bb, m)
+	F := cfg.feat()
+	c.f = grow(c.f, F)
+	if cap(c.amax) < 2*D {
+		c.amax = make([]int, 2*D)
+	}
+	c.amax = c.amax[:2*D]
+	pool(c.va, n, D, c.f[0:2*D], c.amax[:D])
+	pool(c.vb, m, D, c.f[2*D:4*D], c.amax[D:])
+	copy(c.f[4*D:], in.Global[:])
+	c.z1 = grow(c.z1, cfg.H)
+	for k := range cfg.H {
+		s := v.b1[k] + dot(v.w1[k*F:(k+1)*F], c.f)
+		c.z1[k] = math.Max(s, 0)
+	}
+	var z [NumLabels]float64
+	for k := range NumLabels {
+		z[k] = v.b2[k] + dot(v.w2[k*cfg.H:(k+1)*cfg.H], c.z1)
+	}
+	c.logits = z
+	return z
+}
+
+// Probs returns the calibrated class probabilities of in.
+func (mod *Model) Probs(in *Input, c *Cache) [NumLabels]float64 {
+	return Calibrate(mod.Forward(in, c), mod.Temperature, mod.Bias)
+}
+
+// Calibrate applies temperature and bias to logits and the softmax.
+func Calibrate(z [NumLabels]float64, t float64, bias [NumLabels]float64) [NumLabels]float64 {
+	var p [NumLabels]float64
+	for k := range p {
+		p[k] = z[k]/t + bias[k]
+	}
+	softmaxInPlace(p[:], 1)
+	return p
+}
+
+func project(cfg Config, v views, toks []Token, h []float64) []float64 {
+	D, I := cfg.D, cfg.in()
+	for t, tk := range toks {
+		ht := h[t*D : (t+1)*D]
+		for k := range D {
+			row := v.wp[k*I : (k+1)*I]
+			s := v.bp[k]
+			if tk.Vec != nil {
+				s += dot32(row[:cfg.Emb], tk.Vec)
+			}
+			for b := tk.Chan; b != 0; b &= b - 1 {
+				s += row[cfg.Emb+trailing(b)]
+			}
+			ht[k] = math.Max(s, 0)
+		}
+	}
+	return h
+}
+
+func compare(D int, h, al, rel, u, out, w, b []float64, n int) {
+	P := 3*D + NumRelations
+	for i := range n {
+		ui := u[i*P : (i+1)*P]
+		hi, ai := h[i*D:(i+1)*D], al[i*D:(i+1)*D]
+		copy(ui[:D], hi)
+		copy(ui[D:2*D], ai)
+		for k := range D {
+			ui[2*D+k] = hi[k] * ai[k]
+		}
+		copy(ui[3*D:], rel[i*NumRelations:(i+1)*NumRelations])
+		oi := out[i*D : (i+1)*D]
+		for k := range D {
+			oi[k] = math.Max(b[k]+dot(w[k*P:(k+1)*P], ui), 0)
+		}
+	}
+}
+
+// pool writes the mean (first D) and max (next D) of the n rows of x.
+func pool(x []float64, n, D int, dst []float64, amax []int) {
+	for k := range D {
+		amax[k] = -1
+	}
+	if n == 0 {
+		return
+	}
+	for i := range n {
+		row := x[i*D : (i+1)*D]
+		for k, val := range row {
+			dst[k] += val / float64(n)
+			if amax[k] < 0 || val > dst[D+k] {
+				dst[D+k], amax[k] = val, i
+			}
+		}
+	}
+}
+
+func relBias(wr []float64, bits uint16) float64 {
+	s := 0.0
+	for b := bits; b != 0; b &= b - 1 {
+		s += wr[trailing(b)]
+	}
+	return s
+}
+
+func addBits(dst []float64, a float64, bits uint16) {
+	for b := bits; b != 0; b &= b - 1 {
+		dst[trailing(b)] += a
+	}
+}
+
+func trailing(b uint16) int {
+	n := 0
+	for b&1 == 0 {
+		b >>= 1
+		n++
+	}
+	return n
+}
+
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+func dot32(a []float64, b []float32) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for i, x := range a {
+		s += x * float64(b[i])
+	}
+	return s
+}
+
+func axpy(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += a * x[i]
+	}
+}
+
+func softmaxInPlace(x []float64, t float64) {
+	mx := math.Inf(-1)
+	for _, v := range x {
+		mx = math.Max(mx, v/t)
+	}
+	sum := 0.0
+	for i, v := range x {
+		x[i] = math.Exp(v/t - mx)
+		sum += x[i]
+	}
+	for i := range x {
+		x[i] /= sum
+	}
+}
+
+// softmaxCols normalises each column of the n x m matrix x.
+func softmaxCols(x []float64, n, m int) {
+	for j := range m {
+		mx := math.Inf(-1)
+		for i := range n {
+			mx = math.Max(mx, x[i*m+j])
+		}
+		sum := 0.0
+		for i := range n {
+			x[i*m+j] = math.Exp(x[i*m+j] - mx)
+			sum += x[i*m+j]
+		}
+		for i := range n {
+			x[i*m+j] /= sum
+		}
+	}
+}

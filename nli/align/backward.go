@@ -1,0 +1,209 @@
+package align
+
+import "math"
+
+// Backward adds to grad (laid out like Model.P) the gradient of a loss
+// whose gradient with respect to the uncalibrated logits of the last
+// Forward(in, c) is dz. ws is scratch space reused between calls.
+func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []float64, ws *Scratch) {
+	cfg := mod.Cfg
+	v := cfg.views(mod.P)
+	gv := cfg.views(grad)
+	D, K, H, F, P := cfg.D, NumRelations, cfg.H, cfg.feat(), cfg.cmp()
+	n, m := c.n, c.m
+
+	// Classifier.
+	dz1 := ws.vec(&ws.dz1, H)
+	for k := range NumLabels {
+		gv.b2[k] += dz[k]
+		axpy(gv.w2[k*H:(k+1)*H], dz[k], c.z1)
+		axpy(dz1, dz[k], v.w2[k*H:(k+1)*H])
+	}
+	df := ws.vec(&ws.df, F)
+	for k := range H {
+		if c.z1[k] <= 0 {
+			continue
+		}
+		gv.b1[k] += dz1[k]
+		axpy(gv.w1[k*F:(k+1)*F], dz1[k], c.f)
+		axpy(df, dz1[k], v.w1[k*F:(k+1)*F])
+	}
+
+	// Pooling.
+	dva, dvb := ws.vec(&ws.dva, n*D), ws.vec(&ws.dvb, m*D)
+	unpool(df[0:2*D], dva, n, D, c.amax[:D])
+	unpool(df[2*D:4*D], dvb, m, D, c.amax[D:])
+
+	// Comparison layers.
+	dha, dhb := ws.vec(&ws.dha, n*D), ws.vec(&ws.dhb, m*D)
+	dat, dbt := ws.vec(&ws.dat, n*D), ws.vec(&ws.dbt, m*D)
+	dra, drb := ws.vec(&ws.dra, n*K), ws.vec(&ws.drb, m*K)
+	du := ws.vec(&ws.du, P)
+	uncompare(D, c.ha, c.at, c.ua, c.va, dva, v.wa, gv.wa, gv.ba, dha, dat, dra, du, n)
+	uncompare(D, c.hb, c.bt, c.ub, c.vb, dvb, v.wb, gv.wb, gv.bb, dhb, dbt, drb, du, m)
+
+	// Attention.
+	if !cfg.NoAttn && n > 0 && m > 0 {
+		dal, dbe := ws.vec(&ws.dal, n*m), ws.vec(&ws.dbe, n*m)
+		for i := range n {
+			dati := dat[i*D : (i+1)*D]
+			drai := dra[i*K : (i+1)*K]
+			for j := range m {
+				a := c.alpha[i*m+j]
+				dal[i*m+j] = dot(dati, c.hb[j*D:(j+1)*D]) + bitsDot(drai, c.relb[i*m+j])
+				axpy(dhb[j*D:(j+1)*D], a, dati)
+			}
+		}
+		for j := range m {
+			dbtj := dbt[j*D : (j+1)*D]
+			drbj := drb[j*K : (j+1)*K]
+			for i := range n {
+				b := c.beta[i*m+j]
+				dbe[i*m+j] = dot(dbtj, c.ha[i*D:(i+1)*D]) + bitsDot(drbj, c.relb[i*m+j])
+				axpy(dha[i*D:(i+1)*D], b, dbtj)
+			}
+		}
+		// Through the softmaxes to the logits e, reusing dal for de.
+		de := dal
+		for i := range n {
+			row, arow := de[i*m:(i+1)*m], c.alpha[i*m:(i+1)*m]
+			s := dot(row, arow)
+			for j := range row {
+				row[j] = arow[j] * (row[j] - s)
+			}
+		}
+		for j := range m {
+			s := 0.0
+			for i := range n {
+				s += dbe[i*m+j] * c.beta[i*m+j]
+			}
+			for i := range n {
+				de[i*m+j] += c.beta[i*m+j] * (dbe[i*m+j] - s)
+			}
+		}
+		for i := range n {
+			hi := c.ha[i*D : (i+1)*D]
+			dhi := dha[i*D : (i+1)*D]
+			for j := range m {
+				g := de[i*m+j]
+				if g == 0 {
+					continue
+				}
+				axpy(dhi, g, c.hb[j*D:(j+1)*D])
+				axpy(dhb[j*D:(j+1)*D], g, hi)
+				addBits(gv.wr, g, c.relb[i*m+j])
+			}
+		}
+	}
+
+	// Projection.
+	unproject(cfg, gv, in.A, c.ha, dha)
+	unproject(cfg, gv, in.B, c.hb, dhb)
+}
+
+// Scratch is reusable memory for Backward.
+type Scratch struct {
+	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
+}
+
+func (ws *Scratch) vec(p *[]float64, n int) []float64 {
+	*p = grow(*p, n)
+	return *p
+}
+
+func unpool(d []float64, dx []float64, n, D int, amax []int) {
+	if n == 0 {
+		return
+	}
+	for i := range n {
+		axpy(dx[i*D:(i+1)*D], 1/float64(n), d[:D])
+	}
+	for k := range D {
+		if amax[k] >= 0 {
+			dx[amax[k]*D+k] += d[D+k]
+		}
+	}
+}
+
+func uncompare(D int, h, al, u, out, dout, w, gw, gb, dh, dal, drel, du []float64, n int) {
+	P := 3*D + NumRelations
+	for i := range n {
+		clear(du)
+		oi, doi := out[i*D:(i+1)*D], dout[i*D:(i+1)*D]
+		ui := u[i*P : (i+1)*P]
+		for k := range D {
+			if oi[k] <= 0 || doi[k] == 0 {
+				continue
+			}
+			g := doi[k]
+			gb[k] += g
+			axpy(gw[k*P:(k+1)*P], g, ui)
+			axpy(du, g, w[k*P:(k+1)*P])
+		}
+		hi, ai := h[i*D:(i+1)*D], al[i*D:(i+1)*D]
+		dhi, dai := dh[i*D:(i+1)*D], dal[i*D:(i+1)*D]
+		for k := range D {
+			dhi[k] += du[k] + du[2*D+k]*ai[k]
+			dai[k] += du[D+k] + du[2*D+k]*hi[k]
+		}
+		axpy(drel[i*NumRelations:(i+1)*NumRelations], 1, du[3*D:])
+	}
+}
+
+func unproject(cfg Config, gv views, toks []Token, h, dh []float64) {
+	D, I := cfg.D, cfg.in()
+	for t, tk := range toks {
+		for k := range D {
+			if h[t*D+k] <= 0 {
+				continue
+			}
+			g := dh[t*D+k]
+			if g == 0 {
+				continue
+			}
+			gv.bp[k] += g
+			row := gv.wp[k*I : (k+1)*I]
+			if tk.Vec != nil {
+				r := row[:cfg.Emb]
+				for e, x := range tk.Vec[:len(r)] {
+					r[e] += g * float64(x)
+				}
+			}
+			for b := tk.Chan; b != 0; b &= b - 1 {
+				row[cfg.Emb+trailing(b)] += g
+			}
+		}
+	}
+}
+
+func bitsDot(x []float64, bits uint16) float64 {
+	s := 0.0
+	for b := bits; b != 0; b &= b - 1 {
+		s += x[trailing(b)]
+	}
+	return s
+}
+
+// Loss is the cross-entropy of logits z against a target set of labels
+// (a bit per label): -log of the probability the model gives to the set.
+// A single label is the usual cross-entropy; a set of two ("not entailed":
+// contradiction or neutral) trains on what the label says and no more.
+// It returns the loss and its gradient with respect to z.
+func Loss(z [NumLabels]float64, target uint8) (float64, [NumLabels]float64) {
+	p := z
+	softmaxInPlace(p[:], 1)
+	in := 0.0
+	for k := range NumLabels {
+		if target&(1<<k) != 0 {
+			in += p[k]
+		}
+	}
+	var dz [NumLabels]float64
+	for k := range NumLabels {
+		dz[k] = p[k]
+		if target&(1<<k) != 0 {
+			dz[k] -= p[k] / in
+		}
+	}
+	return -math.Log(max(in, 1e-300)), dz
+}

@@ -1,0 +1,32 @@
+package align
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func benchInput() (*Model, *Input) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := New(Config{Emb: 100, D: 32, H: 64}, rng)
+	return m, randInput(rng, 100, 8, 18)
+}
+
+func BenchmarkForward(b *testing.B) {
+	m, in := benchInput()
+	var c Cache
+	for b.Loop() {
+		m.Forward(in, &c)
+	}
+}
+
+func BenchmarkForwardBackward(b *testing.B) {
+	m, in := benchInput()
+	var c Cache
+	var ws Scratch
+	g := make([]float64, len(m.P))
+	for b.Loop() {
+		z := m.Forward(in, &c)
+		_, dz := Loss(z, 1)
+		m.Backward(in, &c, dz, g, &ws)
+	}
+}

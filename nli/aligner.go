@@ -1,0 +1,155 @@
+package nli
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli/align"
+)
+
+// alignerFormat is the version of the aligning model's file.
+const alignerFormat = 2
+
+// Aligner is the built-in NLI model: a decomposable-attention network
+// (package align) over the tokens of claim and passage, with per-token
+// channels and per-pair WordNet and direction-word relations (see
+// encode.go), calibrated per class. Read-only after loading and safe for
+// concurrent use.
+type Aligner struct {
+	Format int          `json:"format"`
+	Net    *align.Model `json:"net"`
+	// Rules applies all the edge-case rules of the feature model
+	// (applyRules) after the network; without it only the mandatory ones
+	// (applySeedRules).
+	Rules bool `json:"rules"`
+	// OldWeight, when positive, mixes in the previous feature model
+	// (model/builtin.json.gz): its probabilities weigh OldWeight, the
+	// network's 1 - OldWeight.
+	OldWeight float64 `json:"old_weight,omitempty"`
+	// Info describes how the model was made, for people.
+	Info map[string]string `json:"info,omitempty"`
+
+	enc    *encoder
+	caches sync.Pool
+	old    *Model
+}
+
+// NewAligner wraps a trained network.
+func NewAligner(net *align.Model, rules bool, info map[string]string) *Aligner {
+	a := &Aligner{Format: alignerFormat, Net: net, Rules: rules, Info: info}
+	a.init()
+	return a
+}
+
+func (a *Aligner) init() {
+	a.enc = newEncoder(false)
+	a.caches.New = func() any { return new(align.Cache) }
+}
+
+// Save writes the model as gzip-compressed JSON; the bytes depend only on
+// the model.
+func (a *Aligner) Save(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	if err := json.NewEncoder(zw).Encode(a); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// ReadAligner reads a model written by [Aligner.Save].
+func ReadAligner(r io.Reader) (*Aligner, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("read model: not a gzip file: %w", err)
+	}
+	var a Aligner
+	if err := json.NewDecoder(io.LimitReader(zr, MaxModelBytes)).Decode(&a); err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	if a.Format != alignerFormat {
+		return nil, fmt.Errorf("read model: format %d, this build reads format %d", a.Format, alignerFormat)
+	}
+	if a.Net == nil {
+		return nil, fmt.Errorf("read model: no network")
+	}
+	if err := a.Net.Validate(); err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
+	}
+	if a.OldWeight < 0 || a.OldWeight >= 1 {
+		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
+	}
+	a.init()
+	if a.OldWeight > 0 {
+		old, err := loadShipped()
+		if err != nil {
+			return nil, fmt.Errorf("read model: the ensemble's feature model: %w", err)
+		}
+		a.old = old
+	}
+	return &a, nil
+}
+
+// Predict judges one (claim, passage) pair, as [Builtin.Judge] does but
+// without its cache.
+func (a *Aligner) Predict(claim, passage string) evidence.Judgment {
+	return a.judgePassage(analyse(claim), passage)
+}
+
+func (a *Aligner) judge(c, p *text) evidence.Judgment {
+	cache := a.caches.Get().(*align.Cache)
+	pr := a.Net.Probs(a.enc.encode(c, p), cache)
+	a.caches.Put(cache)
+	j := evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]}
+	if a.Rules {
+		return applyRules(c, p, j)
+	}
+	return applySeedRules(c, p, j)
+}
+
+func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
+	j := judgeFocused(a.judge, c, passage)
+	if a.old == nil || a.OldWeight <= 0 {
+		return j
+	}
+	o, w := a.old.judgePassage(c, passage), a.OldWeight
+	return evidence.Judgment{
+		Entail:     (1-w)*j.Entail + w*o.Entail,
+		Contradict: (1-w)*j.Contradict + w*o.Contradict,
+		Neutral:    (1-w)*j.Neutral + w*o.Neutral,
+	}
+}
+
+// WithOld returns a copy of a that mixes in the previous feature model m
+// with weight w (0 for none).
+func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
+	b := NewAligner(a.Net, a.Rules, a.Info)
+	b.OldWeight, b.old = w, m
+	if w <= 0 {
+		b.OldWeight, b.old = 0, nil
+	}
+	return b
+}
+
+// Encoder turns (claim, passage) pairs into network inputs for training.
+// It remembers word vectors and WordNet analyses, so it is for one
+// goroutine.
+type Encoder struct{ e *encoder }
+
+// NewEncoder returns an encoder for training.
+func NewEncoder() *Encoder { return &Encoder{newEncoder(true)} }
+
+// Encode returns the network input of a pair, the passage cut to the
+// first words the model reads.
+func (e *Encoder) Encode(claim, passage string) *align.Input {
+	return e.e.encode(analyse(claim), analyse(passage))
+}

@@ -1,0 +1,51 @@
+package nli
+
+import "testing"
+
+// TestBehaviourBothWays pins the judge on hand-written pairs, each
+// behaviour in both directions: the pair that should flip the verdict and
+// the pair that should not. None of these sentences is in the training
+// data.
+func TestBehaviourBothWays(t *testing.T) {
+	b := shipped(t)
+	const (
+		exports = "Official figures show exports fell 8 percent in 2023 as demand weakened."
+		mill    = "The mill closed its looms decades ago and no weaver has worked there since 1974."
+		library = "The library opened its doors to readers in 1911 and has never closed since."
+		bridge  = "The Golden Gate Bridge opened in 1937 after four years of construction."
+		curie   = "Marie Curie was a physicist and chemist. She won two Nobel Prizes, in 1903 and 1911."
+	)
+	tests := []struct {
+		behaviour, claim, passage string
+		want                      Label
+	}{
+		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},
+		{"direction word with", "Exports fell by 8 percent in 2023.", exports, Entail},
+		{"antonym", "The water in the pool was cold.", "The water in the pool was hot.", Contradict},
+		{"antonym absent", "The water in the pool was hot.", "The water in the pool was hot.", Entail},
+		{"negated state against", "The mill still employs weavers.", mill, Contradict},
+		{"negated state with", "No weaver works at the mill.", mill, Entail},
+		{"paraphrase has", "The library has been open since 1911.", library, Entail},
+		{"paraphrase serves", "The museum serves the town.", "The town has a museum that serves its residents.", Entail},
+		{"another subject", "The Harbour Bridge opened in 1932.", bridge, Neutral},
+		{"same slot", "The Golden Gate Bridge opened in 1932.", bridge, Contradict},
+		{"number within tolerance", "The city has about 2.1 million inhabitants.", "The city had 2,104,000 inhabitants at the last census.", Entail},
+		{"number outside tolerance", "The city has about 3.4 million inhabitants.", "The city had 2,104,000 inhabitants at the last census.", Contradict},
+		{"date agrees", "The treaty was signed in March 1957.", "The treaty was signed on 25 March 1957 in Rome.", Entail},
+		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
+		{"quantifier stronger", "All birds can fly.", "Many birds can fly.", Neutral},
+		{"quantifier weaker", "Some birds can fly.", "Most birds can fly.", Entail},
+		{"modal in passage", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
+		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
+		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
+		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.behaviour, func(t *testing.T) {
+			j := judgeOne(t, b, tt.claim, tt.passage)
+			if got := top(j); got != tt.want {
+				t.Errorf("%q | %q: judged %v (%+v), want %v", tt.claim, tt.passage, got, j, tt.want)
+			}
+		})
+	}
+}

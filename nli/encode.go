@@ -1,0 +1,360 @@
+package nli
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/verity-fc/verity/nli/align"
+	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/wordvec"
+)
+
+// Token channels of the aligning model (bits of align.Token.Chan).
+const (
+	chOOV = iota
+	chNumber
+	chYear
+	chName
+	chNegation
+	chNegated
+	chQuantSome
+	chQuantMost
+	chQuantAll
+	chHedge
+	chStop
+	chExclusive
+	chUp
+	chDown
+	chPronoun
+	chTime
+)
+
+// Relations of an aligned (claim token, passage token) pair (bits of
+// align.Rel.Bits).
+const (
+	relSame = iota
+	relStem
+	relSynonym
+	relAntonym
+	relHypernym
+	relHyponym
+	relCoHyponym
+	relDirSame
+	relDirOpposite
+	relNumEqual
+	relNumDiffer
+	relNameClash
+)
+
+// Global features of a pair (align.Input.Global).
+const (
+	glQuantAgree = iota
+	glQuantConflict
+	glCoverage
+	glCoverageRelated
+	glPassageLength
+	glNamesMissing
+)
+
+// Encoding limits: the claim's and the passage's first words.
+const (
+	maxClaimTokens   = 64
+	maxPassageTokens = 128
+)
+
+// direction is +1 for words of rising, gaining, more and later, -1 for
+// falling, losing, fewer and earlier. Two aligned words of opposite
+// direction reach the model as a relation, whatever their vectors say.
+var direction = func() map[string]int8 {
+	m := map[string]int8{}
+	for _, w := range strings.Fields(`rise rises rose risen rising increase increases increased increasing grow grows grew grown
+		growing gain gains gained gaining climb climbs climbed soar soars soared surge surged jump jumped up higher
+		highest more most greater larger bigger expand expanded expands boost boosted raise raised raises exceed exceeded
+		above over after later since following win wins won winning improve improved improves ahead top peak peaked
+		upward upwards double doubled triple tripled advance advanced strengthen strengthened add added`) {
+		m[w] = 1
+	}
+	for _, w := range strings.Fields(`fall falls fell fallen falling decline declines declined declining decrease decreases
+		decreased decreasing drop drops dropped dropping shrink shrinks shrank shrunk lose loses lost losing sink sank
+		plunge plunged slump slumped down lower lowest less least fewer smaller reduce reduced reduces cut cuts cutting
+		below under before earlier prior preceding lose worsen worsened weaken weakened downward downwards halve halved
+		retreat retreated behind bottom slip slipped contract contracted`) {
+		m[w] = -1
+	}
+	return m
+}()
+
+var timeWords = set("before", "after", "since", "until", "till", "during", "earlier", "later", "prior", "following", "when", "while")
+
+// encoder turns texts into the aligning model's inputs. With memo set it
+// remembers word vectors and WordNet analyses (training); without it, it
+// is safe for concurrent use.
+type encoder struct {
+	vecs *wordvec.Table
+	wn   *wordvec.WordNet
+	memo *encodeMemo
+}
+
+type encodeMemo struct {
+	vec  map[string][]float32
+	info map[string]*wordvec.WordInfo
+}
+
+func newEncoder(memo bool) *encoder {
+	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet()}
+	if memo {
+		e.memo = &encodeMemo{vec: map[string][]float32{}, info: map[string]*wordvec.WordInfo{}}
+	}
+	return e
+}
+
+func (e *encoder) vector(w string) []float32 {
+	if e.memo != nil {
+		if v, ok := e.memo.vec[w]; ok {
+			return v
+		}
+	}
+	v, _ := e.vecs.Vector(w)
+	if e.memo != nil {
+		e.memo.vec[w] = v
+	}
+	return v
+}
+
+func (e *encoder) info(w string) *wordvec.WordInfo {
+	if e.memo != nil {
+		if v, ok := e.memo.info[w]; ok {
+			return v
+		}
+	}
+	v := e.wn.Info(w)
+	if e.memo != nil {
+		e.memo.info[w] = v
+	}
+	return v
+}
+
+// side is one text prepared for encoding.
+type side struct {
+	toks  []token
+	chans []uint16
+	vals  []float64 // number value, NaN when not a number
+	infos []*wordvec.WordInfo
+}
+
+func (e *encoder) side(t *text, limit int) side {
+	toks := slices.Clone(t.toks[:min(len(t.toks), limit)])
+	s := side{toks: toks, chans: make([]uint16, len(toks)), vals: make([]float64, len(toks)), infos: make([]*wordvec.WordInfo, len(toks))}
+	lastNeg := -100
+	for i, tk := range toks {
+		var c uint16
+		set := func(b int) { c |= 1 << b }
+		s.vals[i] = math.NaN()
+		if v, ok := numberValue(tk); ok {
+			set(chNumber)
+			s.vals[i] = v
+			if tk.Num && !tk.Sep && v == math.Trunc(v) && v >= 1000 && v <= 2100 {
+				set(chYear)
+			}
+		}
+		if tk.Cap {
+			set(chName)
+		}
+		if negations[tk.Lower] {
+			set(chNegation)
+			lastNeg = i
+		} else if i-lastNeg <= negScope {
+			set(chNegated)
+		}
+		switch q := quantLevel[tk.Lower]; {
+		case q == 1:
+			set(chQuantSome)
+		case q == 2 || q == 3:
+			set(chQuantMost)
+		case q == 4:
+			set(chQuantAll)
+		}
+		if hedges[tk.Lower] || strictHedges[tk.Lower] {
+			set(chHedge)
+		}
+		if stopwords[tk.Lower] {
+			set(chStop)
+		}
+		if exclusives[tk.Lower] {
+			set(chExclusive)
+		}
+		switch direction[tk.Lower] {
+		case 1:
+			set(chUp)
+		case -1:
+			set(chDown)
+		}
+		if pronouns[tk.Lower] {
+			set(chPronoun)
+		}
+		if timeWords[tk.Lower] {
+			set(chTime)
+		}
+		if !tk.Num && !stopwords[tk.Lower] && len(tk.Lower) > 1 {
+			s.infos[i] = e.info(tk.Lower)
+		}
+		s.chans[i] = c
+	}
+	// Function words go, unless they carry a channel of their own
+	// (negation, quantifier, modal, direction, pronoun, "only", time).
+	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
+		1<<chUp | 1<<chDown | 1<<chPronoun | 1<<chTime
+	k := 0
+	for i := range s.toks {
+		if s.chans[i]&(1<<chStop) != 0 && s.chans[i]&marked == 0 {
+			continue
+		}
+		s.toks[k], s.chans[k], s.vals[k], s.infos[k] = s.toks[i], s.chans[i], s.vals[i], s.infos[i]
+		k++
+	}
+	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
+	return s
+}
+
+// encode builds the model input of claim c and passage p.
+func (e *encoder) encode(c, p *text) *align.Input {
+	a, b := e.side(c, maxClaimTokens), e.side(p, maxPassageTokens)
+	in := &align.Input{A: make([]align.Token, len(a.toks)), B: make([]align.Token, len(b.toks))}
+	for i, tk := range a.toks {
+		in.A[i] = e.token(tk, a.chans[i])
+	}
+	for j, tk := range b.toks {
+		in.B[j] = e.token(tk, b.chans[j])
+	}
+	content, covered, related, names, namesMissing := 0, 0, 0, 0, 0
+	for i, ta := range a.toks {
+		contentWord := a.chans[i]&(1<<chStop) == 0 && len(ta.Lower) > 1
+		best := uint16(0)
+		nameHit := false
+		for j, tb := range b.toks {
+			var bits uint16
+			set := func(r int) { bits |= 1 << r }
+			switch {
+			case ta.Lower == tb.Lower:
+				set(relSame)
+			case ta.Stem == tb.Stem:
+				set(relStem)
+			}
+			na, nb := !math.IsNaN(a.vals[i]), !math.IsNaN(b.vals[j])
+			if na && nb {
+				if quantity.RelativeError(a.vals[i], b.vals[j]) <= 0.02 {
+					set(relNumEqual)
+				} else {
+					set(relNumDiffer)
+				}
+			}
+			if bits&(1<<relSame|1<<relStem) == 0 && a.infos[i] != nil && b.infos[j] != nil {
+				r := e.wn.RelateInfo(a.infos[i], b.infos[j])
+				if r&wordvec.Synonym != 0 {
+					set(relSynonym)
+				}
+				if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] {
+					set(relAntonym)
+				}
+				if r&wordvec.Hypernym != 0 {
+					set(relHypernym)
+				}
+				if r&wordvec.Hyponym != 0 {
+					set(relHyponym)
+				}
+				if r&wordvec.CoHyponym != 0 {
+					set(relCoHyponym)
+				}
+			}
+			if da, db := direction[ta.Lower], direction[tb.Lower]; da != 0 && db != 0 {
+				if da == db {
+					set(relDirSame)
+				} else {
+					set(relDirOpposite)
+				}
+			}
+			if ta.Cap && tb.Cap && ta.Stem != tb.Stem && bits&(1<<relSynonym|1<<relHypernym|1<<relHyponym) == 0 {
+				set(relNameClash)
+			}
+			if ta.Cap && bits&(1<<relSame|1<<relStem) != 0 {
+				nameHit = true
+			}
+			if bits != 0 {
+				in.Rels = append(in.Rels, align.Rel{I: int16(i), J: int16(j), Bits: bits})
+				best |= bits
+			}
+		}
+		if contentWord {
+			content++
+			if best&(1<<relSame|1<<relStem|1<<relSynonym|1<<relNumEqual) != 0 {
+				covered++
+			}
+			if best&(1<<relSame|1<<relStem|1<<relSynonym|1<<relNumEqual|1<<relHypernym|1<<relHyponym|1<<relDirSame) != 0 {
+				related++
+			}
+		}
+		if ta.Cap {
+			names++
+			if !nameHit {
+				namesMissing++
+			}
+		}
+	}
+	nc := quantity.Compare(c.raw, p.raw)
+	if nc.Applicable && nc.OK {
+		in.Global[glQuantAgree] = 1
+	}
+	if len(nc.Mismatches) > 0 {
+		in.Global[glQuantConflict] = 1
+	}
+	if content > 0 {
+		in.Global[glCoverage] = float64(covered) / float64(content)
+		in.Global[glCoverageRelated] = float64(related) / float64(content)
+	}
+	in.Global[glPassageLength] = math.Log1p(float64(len(b.toks))) / 5
+	if names > 0 {
+		in.Global[glNamesMissing] = float64(namesMissing) / float64(names)
+	}
+	return in
+}
+
+func (e *encoder) token(tk token, chans uint16) align.Token {
+	v := e.vector(tk.Lower)
+	if v == nil {
+		chans |= 1 << chOOV
+	}
+	return align.Token{Vec: v, Chan: chans}
+}
+
+// Ablate removes one part of an input, for the ablation study of 'verity
+// train nli --ablate': "wordnet" (the WordNet relations), "quantity" (the
+// number channels, number relations and the quantity comparison). Other
+// values leave in unchanged ("attention" is a network option).
+func Ablate(in *align.Input, part string) {
+	var rels, chans uint16
+	switch part {
+	case "wordnet":
+		rels = 1<<relSynonym | 1<<relAntonym | 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym
+	case "quantity":
+		rels = 1<<relNumEqual | 1<<relNumDiffer
+		chans = 1<<chNumber | 1<<chYear
+		in.Global[glQuantAgree], in.Global[glQuantConflict] = 0, 0
+	default:
+		return
+	}
+	kept := in.Rels[:0]
+	for _, r := range in.Rels {
+		r.Bits &^= rels
+		if r.Bits != 0 {
+			kept = append(kept, r)
+		}
+	}
+	in.Rels = kept
+	for i := range in.A {
+		in.A[i].Chan &^= chans
+	}
+	for i := range in.B {
+		in.B[i].Chan &^= chans
+	}
+}

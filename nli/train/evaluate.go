@@ -1,0 +1,74 @@
+package train
+
+import (
+	"context"
+
+	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/align"
+)
+
+// score turns judgments of examples into metrics the way 'verity eval
+// --mode gold' does: three-way, or two-way (SUPPORTS / NOT_SUPPORTED) for
+// a set with NOT_SUPPORTED labels.
+func score(set string, exs []Encoded, js []evidence.Judgment) Metrics {
+	twoWay := false
+	for _, e := range exs {
+		if e.Target == tNotSupported {
+			twoWay = true
+		}
+	}
+	gold := make([]string, len(exs))
+	preds := make([]eval.Prediction, len(exs))
+	labels := eval.ThreeWayLabels
+	if twoWay {
+		labels = eval.TwoWayLabels
+	}
+	for i, e := range exs {
+		p := eval.FromJudgment(js[i])
+		switch {
+		case twoWay:
+			p = eval.ToTwoWay(p)
+			gold[i] = eval.NotSupported
+			if e.Target == tEntail {
+				gold[i] = eval.Supports
+			}
+		case e.Target == tEntail:
+			gold[i] = eval.Supports
+		case e.Target == tContradict:
+			gold[i] = eval.Refutes
+		default:
+			gold[i] = eval.NotEnoughInfo
+		}
+		preds[i] = p
+	}
+	r := eval.Score(gold, preds, labels)
+	return Metrics{Set: set, N: r.N, TwoWay: twoWay, Accuracy: r.Accuracy, BalAcc: r.BalancedAccuracy, ECE: r.ECE}
+}
+
+// EvaluateNet scores the network alone on the encoded inputs (whole
+// passage, no rules): the measure of the ablation study.
+func EvaluateNet(model *align.Model, set string, exs []Encoded) Metrics {
+	js := make([]evidence.Judgment, len(exs))
+	var cache align.Cache
+	for i := range exs {
+		p := model.Probs(exs[i].In, &cache)
+		js[i] = evidence.Judgment{Entail: p[nli.Entail], Contradict: p[nli.Contradict], Neutral: p[nli.Neutral]}
+	}
+	return score(set, exs, js)
+}
+
+// EvaluateJudge scores a judge as verify uses it: each example's passage
+// judged alone.
+func EvaluateJudge(ctx context.Context, j nli.Judge, set string, exs []Encoded) (Metrics, error) {
+	js := make([]evidence.Judgment, len(exs))
+	for i, e := range exs {
+		out, err := j.Judge(ctx, e.Claim, []string{e.Passage})
+		if err != nil {
+			return Metrics{}, err
+		}
+		js[i] = out[0]
+	}
+	return score(set, exs, js), nil
+}

@@ -1,0 +1,378 @@
+package train
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/align"
+)
+
+// Config sets up training; the zero value of a field means its default.
+type Config struct {
+	DataDir string
+	// Seed makes training deterministic; default 1.
+	Seed int64
+	// D and H are the network's widths; defaults 48 and 64.
+	D, H int
+	// Epochs over the training examples; default 5.
+	Epochs int
+	// LearningRate of Adam; default 0.002, decayed by LRDecay per epoch
+	// (default 0.8).
+	LearningRate, LRDecay float64
+	// BatchSize of a gradient step; default 32.
+	BatchSize int
+	// Checkpoint is a file to resume from and to write after every epoch;
+	// empty for none.
+	Checkpoint string
+	// Ablate leaves out one part: "wordnet", "quantity" or "attention".
+	Ablate string
+	// MaxTrain, when positive, trains on that many examples only (drawn
+	// with the seed), for a reduced budget.
+	MaxTrain int
+}
+
+func (c Config) withDefaults() Config {
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	if c.D <= 0 {
+		c.D = 48
+	}
+	if c.H <= 0 {
+		c.H = 64
+	}
+	if c.Epochs <= 0 {
+		c.Epochs = 5
+	}
+	if c.LearningRate <= 0 {
+		c.LearningRate = 0.002
+	}
+	if c.LRDecay <= 0 {
+		c.LRDecay = 0.8
+	}
+	if c.BatchSize <= 0 {
+		c.BatchSize = 32
+	}
+	return c
+}
+
+// Encoded is an example with its network input.
+type Encoded struct {
+	Example
+	In     *align.Input
+	Weight float64
+}
+
+// Encode computes the inputs of examples, applying the ablation.
+func Encode(ctx context.Context, exs []Example, ablate string, logf func(string, ...any)) ([]Encoded, error) {
+	enc := nli.NewEncoder()
+	weights := map[string]float64{}
+	for k, v := range BaseWeights {
+		weights[k] = v
+	}
+	for _, f := range ExtraFiles {
+		weights[f.Name] = f.Weight
+	}
+	out := make([]Encoded, len(exs))
+	start := time.Now()
+	for i, e := range exs {
+		if i%20000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				logf("encoded %d/%d pairs (%.0f/s)", i, len(exs), float64(i)/time.Since(start).Seconds())
+			}
+		}
+		in := enc.Encode(e.Claim, e.Passage)
+		nli.Ablate(in, ablate)
+		w, ok := weights[e.Set]
+		if !ok {
+			w = 1
+		}
+		out[i] = Encoded{Example: e, In: in, Weight: w}
+	}
+	return out, nil
+}
+
+// checkpoint is the state written after each epoch.
+type checkpoint struct {
+	Key       string
+	Epoch     int // epochs done
+	Step      int
+	P, M, V   []float64
+	Best      []float64
+	BestLoss  float64
+	BestEpoch int
+}
+
+// Train trains a network on the training split of data and picks the epoch
+// with the lowest calibration-split loss. It returns the uncalibrated
+// network.
+func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ...any)) (*align.Model, error) {
+	cfg = cfg.withDefaults()
+	var train, calib []Encoded
+	for _, e := range data {
+		switch {
+		case e.Weight == 0:
+		case e.Split == SplitTrain:
+			train = append(train, e)
+		case e.Split == SplitCalib:
+			calib = append(calib, e)
+		}
+	}
+	if len(train) == 0 || len(calib) == 0 {
+		return nil, errors.New("no training or calibration examples")
+	}
+	if cfg.MaxTrain > 0 && cfg.MaxTrain < len(train) {
+		rng := rand.New(rand.NewPCG(uint64(cfg.Seed), 0x5a11))
+		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		train = train[:cfg.MaxTrain]
+	}
+	logf("training on %d pairs, %d calibration pairs, %d epochs", len(train), len(calib), cfg.Epochs)
+	acfg := align.Config{Emb: 100, D: cfg.D, H: cfg.H, NoAttn: cfg.Ablate == "attention"}
+	model := align.New(acfg, rand.New(rand.NewPCG(uint64(cfg.Seed), 0x1417)))
+	key := fmt.Sprintf("seed=%d d=%d h=%d lr=%g decay=%g batch=%d ablate=%q max=%d train=%d calib=%d",
+		cfg.Seed, cfg.D, cfg.H, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, cfg.Ablate, cfg.MaxTrain, len(train), len(calib))
+	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
+	if cfg.Checkpoint != "" {
+		if f, err := os.Open(cfg.Checkpoint); err == nil {
+			var old checkpoint
+			err := gob.NewDecoder(f).Decode(&old)
+			f.Close()
+			if err == nil && old.Key == ck.Key && len(old.P) == len(ck.P) {
+				ck = old
+				copy(model.P, ck.P)
+				ck.P = model.P
+				logf("resuming from %s after epoch %d", cfg.Checkpoint, ck.Epoch)
+			} else {
+				logf("ignoring checkpoint %s: it belongs to another configuration", cfg.Checkpoint)
+			}
+		}
+	}
+	grad := make([]float64, len(model.P))
+	var cache align.Cache
+	var ws align.Scratch
+	for ep := ck.Epoch; ep < cfg.Epochs; ep++ {
+		order := make([]int, len(train))
+		for i := range order {
+			order[i] = i
+		}
+		rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(ep)+100))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		lr := cfg.LearningRate * math.Pow(cfg.LRDecay, float64(ep))
+		start := time.Now()
+		var lossSum, wSum float64
+		for b := 0; b < len(order); b += cfg.BatchSize {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			clear(grad)
+			bw := 0.0
+			for _, idx := range order[b:min(b+cfg.BatchSize, len(order))] {
+				e := &train[idx]
+				z := model.Forward(e.In, &cache)
+				l, dz := align.Loss(z, e.Target)
+				for k := range dz {
+					dz[k] *= e.Weight
+				}
+				model.Backward(e.In, &cache, dz, grad, &ws)
+				lossSum += l * e.Weight
+				bw += e.Weight
+			}
+			wSum += bw
+			if bw > 0 {
+				ck.Step++
+				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw)
+			}
+			if n := b / cfg.BatchSize; n > 0 && n%500 == 0 {
+				done := float64(b) / float64(len(order))
+				el := time.Since(start)
+				logf("epoch %d/%d: %.0f%%, train loss %.4f, %.0f pairs/s, epoch ETA %s", ep+1, cfg.Epochs, 100*done, lossSum/wSum,
+					float64(b)/el.Seconds(), (time.Duration(float64(el)/done) - el).Round(time.Second))
+			}
+		}
+		cl := calibLoss(model, calib, &cache)
+		logf("epoch %d/%d done in %s: train loss %.4f, calibration loss %.4f", ep+1, cfg.Epochs, time.Since(start).Round(time.Second), lossSum/wSum, cl)
+		ck.Epoch = ep + 1
+		if cl < ck.BestLoss {
+			ck.BestLoss, ck.BestEpoch = cl, ep+1
+			ck.Best = append(ck.Best[:0], model.P...)
+		}
+		if cfg.Checkpoint != "" {
+			if err := writeCheckpoint(cfg.Checkpoint, &ck); err != nil {
+				return nil, err
+			}
+		}
+	}
+	logf("best epoch %d (calibration loss %.4f)", ck.BestEpoch, ck.BestLoss)
+	copy(model.P, ck.Best)
+	return model, nil
+}
+
+func writeCheckpoint(path string, ck *checkpoint) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(f).Encode(ck); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// adamStep applies one Adam update with the gradient scaled by scale and
+// its global norm clipped to 5.
+func adamStep(p, g, m, v []float64, step int, lr, scale float64) {
+	const b1, b2, eps, clip = 0.9, 0.999, 1e-8, 5.0
+	norm := 0.0
+	for _, x := range g {
+		norm += x * x * scale * scale
+	}
+	norm = math.Sqrt(norm)
+	if norm > clip {
+		scale *= clip / norm
+	}
+	c1 := 1 - math.Pow(b1, float64(step))
+	c2 := 1 - math.Pow(b2, float64(step))
+	for i := range p {
+		gi := g[i] * scale
+		m[i] = b1*m[i] + (1-b1)*gi
+		v[i] = b2*v[i] + (1-b2)*gi*gi
+		p[i] -= lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + eps)
+	}
+}
+
+func calibLoss(model *align.Model, calib []Encoded, cache *align.Cache) float64 {
+	var s, w float64
+	for i := range calib {
+		l, _ := align.Loss(model.Forward(calib[i].In, cache), calib[i].Target)
+		s += l * calib[i].Weight
+		w += calib[i].Weight
+	}
+	return s / w
+}
+
+// Calibrate fits temperature and per-class bias on the calibration split
+// by minimising the loss (full-batch gradient descent, deterministic).
+func Calibrate(model *align.Model, data []Encoded) {
+	type row struct {
+		z [align.NumLabels]float64
+		t uint8
+		w float64
+	}
+	var rows []row
+	var cache align.Cache
+	for _, e := range data {
+		if e.Split == SplitCalib && e.Weight > 0 {
+			rows = append(rows, row{model.Forward(e.In, &cache), e.Target, e.Weight})
+		}
+	}
+	// Parameterise the temperature by its inverse.
+	inv, bias := 1.0, [align.NumLabels]float64{}
+	for it := 0; it < 2000; it++ {
+		var gInv float64
+		var gB [align.NumLabels]float64
+		var wSum float64
+		for _, r := range rows {
+			var s [align.NumLabels]float64
+			for k := range s {
+				s[k] = r.z[k]*inv + bias[k]
+			}
+			_, ds := align.Loss(s, r.t)
+			for k := range ds {
+				gInv += ds[k] * r.z[k] * r.w
+				gB[k] += ds[k] * r.w
+			}
+			wSum += r.w
+		}
+		inv -= 0.5 * gInv / wSum
+		for k := range bias {
+			bias[k] -= 0.5 * gB[k] / wSum
+		}
+	}
+	model.Temperature = 1 / inv
+	model.Bias = bias
+}
+
+// Metrics of a model on one development set.
+type Metrics struct {
+	Set              string
+	N                int
+	TwoWay           bool
+	Accuracy, BalAcc float64
+	ECE              float64
+}
+
+// SplitName names the splits in reports.
+func SplitName(s Split) string {
+	return [...]string{"train", "calibration", "development"}[s]
+}
+
+// BySet groups examples of one split (sets never trained on count whole).
+func BySet(data []Encoded, split Split) map[string][]Encoded {
+	out := map[string][]Encoded{}
+	for _, e := range data {
+		if e.Split == split || (e.Weight == 0 && split == SplitDev) {
+			out[e.Set] = append(out[e.Set], e)
+		}
+	}
+	return out
+}
+
+// SortedSets returns the set names in order.
+func SortedSets[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Info describes a trained model for its file.
+func Info(cfg Config, nTrain int) map[string]string {
+	cfg = cfg.withDefaults()
+	return map[string]string{
+		"data":   "../shared/data (FEVER paper_dev, VitaminC, SNLI dev, SciFact train) and ../shared/data/train (see README)",
+		"seed":   strconv.FormatInt(cfg.Seed, 10),
+		"epochs": strconv.Itoa(cfg.Epochs),
+		"d":      strconv.Itoa(cfg.D),
+		"h":      strconv.Itoa(cfg.H),
+		"n":      strconv.Itoa(nTrain),
+	}
+}
+
+// LoadCheckpoint returns the network of the last epoch a checkpoint holds
+// (uncalibrated), for a look at a run that is still going.
+func LoadCheckpoint(path string, cfg Config) (*align.Model, int, error) {
+	cfg = cfg.withDefaults()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	var ck checkpoint
+	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
+		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
+	}
+	m := &align.Model{Cfg: align.Config{Emb: 100, D: cfg.D, H: cfg.H, NoAttn: cfg.Ablate == "attention"}, P: ck.P, Temperature: 1}
+	if err := m.Validate(); err != nil {
+		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
+	}
+	return m, ck.Epoch, nil
+}

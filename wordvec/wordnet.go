@@ -1,0 +1,281 @@
+package wordvec
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Rel is a set of lexical relations between two words, from WordNet.
+type Rel uint8
+
+// The relations Relate reports. Hypernym means the first word is a more
+// general term of the second ("animal" of "dog"); Hyponym the reverse.
+// CoHyponym means both share a direct hypernym without being synonyms
+// ("Paris" and "London" as national capitals, "dog" and "cat").
+const (
+	Synonym Rel = 1 << iota
+	Antonym
+	Hypernym
+	Hyponym
+	CoHyponym
+)
+
+// WordNet holds the lexical relations of the Princeton WordNet 3.0
+// (wordnet-base) in compact form: for each single-word lemma its first few
+// senses, for each synset its hypernyms, and the antonym pairs. Immutable
+// and safe for concurrent use.
+type WordNet struct {
+	lemmas   map[string]int32
+	senses   [][]int32 // per lemma, synset ids
+	hyper    [][]int32 // per synset, hypernym synset ids
+	antonyms map[[2]int32]bool
+	exc      map[string]string // irregular inflection -> lemma
+}
+
+// wordnetMagic starts a relation file (after gzip).
+const wordnetMagic = "VRTYWN01"
+
+// maxHyperDepth is how many hypernym steps Relate climbs.
+const maxHyperDepth = 6
+
+//go:embed wordnet.bin
+var shippedWordNet []byte
+
+var loadWordNet = sync.OnceValue(func() *WordNet {
+	wn, err := ReadWordNet(bytes.NewReader(shippedWordNet))
+	if err != nil {
+		// The file is embedded and TestShippedWordNet reads it: a broken build.
+		panic(fmt.Sprintf("wordvec: the embedded wordnet.bin is unusable: %v", err))
+	}
+	return wn
+})
+
+// DefaultWordNet returns the relations shipped in the binary
+// (wordvec/wordnet.bin, built by 'verity train wordnet'), decoded once.
+func DefaultWordNet() *WordNet { return loadWordNet() }
+
+// ReadWordNet reads a relation file written by [BuildWordNet].
+func ReadWordNet(r io.Reader) (*WordNet, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("wordnet: %w", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(zr, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("wordnet: %w", err)
+	}
+	d := &decoder{b: data}
+	if string(d.bytes(len(wordnetMagic))) != wordnetMagic {
+		return nil, fmt.Errorf("wordnet: not a relation file")
+	}
+	wn := &WordNet{lemmas: map[string]int32{}, antonyms: map[[2]int32]bool{}, exc: map[string]string{}}
+	nSyn := d.uvarint()
+	wn.hyper = make([][]int32, nSyn)
+	for i := range wn.hyper {
+		wn.hyper[i] = d.ids(nSyn)
+	}
+	nLem := d.uvarint()
+	wn.senses = make([][]int32, nLem)
+	for i := range nLem {
+		w := d.str()
+		wn.lemmas[w] = int32(i)
+		wn.senses[i] = d.ids(nSyn)
+	}
+	nAnt := d.uvarint()
+	for range nAnt {
+		a, b := d.uvarint(), d.uvarint()
+		if a >= nLem || b >= nLem {
+			d.err = fmt.Errorf("antonym out of range")
+			break
+		}
+		wn.antonyms[[2]int32{int32(a), int32(b)}] = true
+	}
+	nExc := d.uvarint()
+	for range nExc {
+		k := d.str()
+		wn.exc[k] = d.str()
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("wordnet: %w", d.err)
+	}
+	return wn, nil
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() int {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > 1<<26 {
+		d.err = fmt.Errorf("truncated or corrupt")
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil || len(d.b) < n {
+		d.err = fmt.Errorf("truncated")
+		return nil
+	}
+	out := d.b[:n]
+	d.b = d.b[n:]
+	return out
+}
+
+func (d *decoder) str() string { return string(d.bytes(d.uvarint())) }
+
+// ids reads a count and that many ids below limit, delta-coded.
+func (d *decoder) ids(limit int) []int32 {
+	n := d.uvarint()
+	if n > 1024 {
+		d.err = fmt.Errorf("corrupt id list")
+		return nil
+	}
+	out := make([]int32, n)
+	prev := 0
+	for i := range out {
+		prev += d.uvarint()
+		if prev >= limit {
+			d.err = fmt.Errorf("id out of range")
+			return nil
+		}
+		out[i] = int32(prev)
+	}
+	return out
+}
+
+// Lemmas returns the WordNet lemmas a lower-case word may be an inflection
+// of, itself first when it is one.
+func (wn *WordNet) Lemmas(word string) []int32 {
+	var out []int32
+	add := func(w string) {
+		if i, ok := wn.lemmas[w]; ok && !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	add(word)
+	if b, ok := wn.exc[word]; ok {
+		add(b)
+	}
+	for _, r := range detachments {
+		if base, ok := strings.CutSuffix(word, r[0]); ok && len(base) > 1 {
+			add(base + r[1])
+		}
+	}
+	return out
+}
+
+// detachments are WordNet's morphy suffix rules for nouns, verbs and
+// adjectives.
+var detachments = [][2]string{
+	{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"},
+	{"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}, {"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
+}
+
+// Relate returns the relations of lower-case words a and b, each taken as
+// any of its lemmas (WordNet's inflection rules). Identical words are
+// synonyms.
+func (wn *WordNet) Relate(a, b string) Rel {
+	return wn.RelateInfo(wn.Info(a), wn.Info(b))
+}
+
+// WordInfo is what Relate needs of one word, computed once by Info so that
+// a word can be related to many others cheaply.
+type WordInfo struct {
+	lemmas    []int32
+	senses    []int32
+	parents   []int32 // direct hypernyms of the senses
+	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
+}
+
+// Known reports whether WordNet has the word.
+func (wi *WordInfo) Known() bool { return wi != nil && len(wi.lemmas) > 0 }
+
+// Info analyses a lower-case word for RelateInfo.
+func (wn *WordNet) Info(word string) *WordInfo {
+	wi := &WordInfo{lemmas: wn.Lemmas(word)}
+	for _, l := range wi.lemmas {
+		for _, s := range wn.senses[l] {
+			if !slices.Contains(wi.senses, s) {
+				wi.senses = append(wi.senses, s)
+			}
+		}
+	}
+	seen := map[int32]bool{}
+	frontier := wi.senses
+	for depth := range maxHyperDepth {
+		var next []int32
+		for _, s := range frontier {
+			for _, h := range wn.hyper[s] {
+				if depth == 0 && !slices.Contains(wi.parents, h) {
+					wi.parents = append(wi.parents, h)
+				}
+				if !seen[h] {
+					seen[h] = true
+					next = append(next, h)
+					wi.ancestors = append(wi.ancestors, h)
+				}
+			}
+		}
+		frontier = next
+	}
+	slices.Sort(wi.ancestors)
+	return wi
+}
+
+// RelateInfo is Relate over words analysed by Info.
+func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
+	if !a.Known() || !b.Known() {
+		return 0
+	}
+	var r Rel
+	for _, i := range a.lemmas {
+		for _, j := range b.lemmas {
+			if i == j {
+				return Synonym
+			}
+			if wn.antonyms[[2]int32{i, j}] {
+				r |= Antonym
+			}
+		}
+	}
+	for _, x := range a.senses {
+		if slices.Contains(b.senses, x) {
+			return r | Synonym
+		}
+	}
+	for _, x := range a.senses {
+		if _, ok := slices.BinarySearch(b.ancestors, x); ok {
+			r |= Hypernym
+			break
+		}
+	}
+	for _, x := range b.senses {
+		if _, ok := slices.BinarySearch(a.ancestors, x); ok {
+			r |= Hyponym
+			break
+		}
+	}
+	if r&(Hypernym|Hyponym) == 0 {
+		for _, h := range a.parents {
+			if slices.Contains(b.parents, h) {
+				return r | CoHyponym
+			}
+		}
+	}
+	return r
+}

@@ -1,0 +1,342 @@
+package wordvec
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// WordNetSenses is how many senses of each lemma and part of speech the
+// relation file keeps, most frequent first: rarer senses would relate
+// nearly every pair of common words ("bank" and "depository", "bank" and
+// "slope").
+const WordNetSenses = 3
+
+type synKey struct {
+	pos    byte
+	offset int
+}
+
+// BuildWordNet reads the WordNet 3.0 database in dir (index.*, data.*,
+// *.exc, as installed by Debian's wordnet-base in /usr/share/wordnet) and
+// writes the compact relation file that [ReadWordNet] reads. Only
+// single-word lemmas that vocab knows are kept (all when vocab is nil).
+// The output depends only on the input files.
+func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
+	poses := []struct {
+		name string
+		pos  byte
+	}{{"noun", 'n'}, {"verb", 'v'}, {"adj", 'a'}, {"adv", 'r'}}
+	keep := func(lemma string) bool {
+		if strings.ContainsAny(lemma, "_-.'") {
+			return false
+		}
+		if vocab == nil {
+			return true
+		}
+		_, ok := vocab.Lookup(lemma)
+		return ok
+	}
+
+	// Senses from the index files, most frequent first.
+	senses := map[string][]synKey{}
+	for _, p := range poses {
+		err := eachLine(filepath.Join(dir, "index."+p.name), func(f []string) error {
+			if len(f) < 6 {
+				return fmt.Errorf("short index line")
+			}
+			lemma := strings.ToLower(f[0])
+			if !keep(lemma) {
+				return nil
+			}
+			nSyn, err := strconv.Atoi(f[2])
+			if err != nil || nSyn < 1 || len(f) < nSyn {
+				return fmt.Errorf("bad synset count %q", f[2])
+			}
+			offs := f[len(f)-nSyn:]
+			for _, o := range offs[:min(len(offs), WordNetSenses)] {
+				off, err := strconv.Atoi(o)
+				if err != nil {
+					return fmt.Errorf("bad offset %q", o)
+				}
+				senses[lemma] = append(senses[lemma], synKey{p.pos, off})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+
+	// Synsets: hypernyms, words (for antonyms), similar-to heads.
+	type synset struct {
+		words   []string
+		hyper   []synKey
+		similar []synKey
+		ants    [][3]int // source word (1-based, 0 = all), target synset index in ants key list, target word
+	}
+	syns := map[synKey]*synset{}
+	type antPtr struct {
+		from   synKey
+		fromW  int
+		to     synKey
+		toWord int
+	}
+	var antPtrs []antPtr
+	for _, p := range poses {
+		err := eachLine(filepath.Join(dir, "data."+p.name), func(f []string) error {
+			if len(f) < 4 {
+				return fmt.Errorf("short data line")
+			}
+			off, err := strconv.Atoi(f[0])
+			if err != nil {
+				return fmt.Errorf("bad offset %q", f[0])
+			}
+			key := synKey{p.pos, off}
+			nw, err := strconv.ParseInt(f[3], 16, 32)
+			if err != nil || len(f) < 5+2*int(nw) {
+				return fmt.Errorf("bad word count %q", f[3])
+			}
+			s := &synset{}
+			for i := range int(nw) {
+				word := strings.ToLower(f[4+2*i])
+				if k := strings.IndexByte(word, '('); k > 0 {
+					word = word[:k]
+				}
+				s.words = append(s.words, word)
+			}
+			k := 4 + 2*int(nw)
+			np, err := strconv.Atoi(f[k])
+			if err != nil || len(f) < k+1+4*np {
+				return fmt.Errorf("bad pointer count %q", f[k])
+			}
+			for i := range np {
+				sym, toOff, toPos, st := f[k+1+4*i], f[k+2+4*i], f[k+3+4*i], f[k+4+4*i]
+				o, err := strconv.Atoi(toOff)
+				if err != nil || len(toPos) != 1 || len(st) != 4 {
+					return fmt.Errorf("bad pointer")
+				}
+				pos := toPos[0]
+				if pos == 's' {
+					pos = 'a'
+				}
+				to := synKey{pos, o}
+				switch sym {
+				case "@", "@i":
+					s.hyper = append(s.hyper, to)
+				case "&":
+					s.similar = append(s.similar, to)
+				case "!":
+					src, err1 := strconv.ParseInt(st[:2], 16, 32)
+					dst, err2 := strconv.ParseInt(st[2:], 16, 32)
+					if err1 != nil || err2 != nil {
+						return fmt.Errorf("bad pointer words %q", st)
+					}
+					antPtrs = append(antPtrs, antPtr{key, int(src), to, int(dst)})
+				}
+			}
+			syns[key] = s
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+
+	// Antonym word pairs, extended from an adjective head to its similar
+	// satellites ("hot"/"cold" makes "boiling"/"cold").
+	type pair [2]string
+	antSet := map[pair]bool{}
+	wordOf := func(k synKey, n int) []string {
+		s := syns[k]
+		if s == nil {
+			return nil
+		}
+		if n == 0 {
+			return s.words
+		}
+		if n-1 < len(s.words) {
+			return s.words[n-1 : n]
+		}
+		return nil
+	}
+	for _, a := range antPtrs {
+		for _, x := range wordOf(a.from, a.fromW) {
+			for _, y := range wordOf(a.to, a.toWord) {
+				antSet[pair{x, y}] = true
+				antSet[pair{y, x}] = true
+			}
+		}
+	}
+	antOf := map[string][]string{}
+	for p := range antSet {
+		antOf[p[0]] = append(antOf[p[0]], p[1])
+	}
+	for _, s := range syns {
+		for _, h := range s.similar {
+			for _, hw := range wordOf(h, 0) {
+				for _, a := range antOf[hw] {
+					for _, w := range s.words {
+						if w != a {
+							antSet[pair{w, a}] = true
+							antSet[pair{a, w}] = true
+						}
+					}
+				}
+			}
+		}
+	}
+
+	// Keep the synsets reachable from kept senses through hypernyms.
+	lemmas := make([]string, 0, len(senses))
+	for l := range senses {
+		lemmas = append(lemmas, l)
+	}
+	slices.Sort(lemmas)
+	reach := map[synKey]bool{}
+	var stack []synKey
+	for _, l := range lemmas {
+		stack = append(stack, senses[l]...)
+	}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if reach[k] || syns[k] == nil {
+			continue
+		}
+		reach[k] = true
+		stack = append(stack, syns[k].hyper...)
+	}
+	keys := make([]synKey, 0, len(reach))
+	for k := range reach {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b synKey) int {
+		if a.pos != b.pos {
+			return int(a.pos) - int(b.pos)
+		}
+		return a.offset - b.offset
+	})
+	id := make(map[synKey]int, len(keys))
+	for i, k := range keys {
+		id[k] = i
+	}
+
+	var buf []byte
+	putIDs := func(ks []synKey) {
+		var ids []int
+		for _, k := range ks {
+			if i, ok := id[k]; ok && !slices.Contains(ids, i) {
+				ids = append(ids, i)
+			}
+		}
+		slices.Sort(ids)
+		buf = binary.AppendUvarint(buf, uint64(len(ids)))
+		prev := 0
+		for _, i := range ids {
+			buf = binary.AppendUvarint(buf, uint64(i-prev))
+			prev = i
+		}
+	}
+	putStr := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	buf = append(buf, wordnetMagic...)
+	buf = binary.AppendUvarint(buf, uint64(len(keys)))
+	for _, k := range keys {
+		putIDs(syns[k].hyper)
+	}
+	lemmaID := map[string]int{}
+	buf = binary.AppendUvarint(buf, uint64(len(lemmas)))
+	for i, l := range lemmas {
+		lemmaID[l] = i
+		putStr(l)
+		putIDs(senses[l])
+	}
+	var ants [][2]int
+	for p := range antSet {
+		a, okA := lemmaID[p[0]]
+		b, okB := lemmaID[p[1]]
+		if okA && okB && a != b {
+			ants = append(ants, [2]int{a, b})
+		}
+	}
+	slices.SortFunc(ants, func(x, y [2]int) int {
+		if x[0] != y[0] {
+			return x[0] - y[0]
+		}
+		return x[1] - y[1]
+	})
+	buf = binary.AppendUvarint(buf, uint64(len(ants)))
+	for _, a := range ants {
+		buf = binary.AppendUvarint(buf, uint64(a[0]))
+		buf = binary.AppendUvarint(buf, uint64(a[1]))
+	}
+	exc := map[string]string{}
+	for _, p := range poses {
+		err := eachLine(filepath.Join(dir, p.name+".exc"), func(f []string) error {
+			if len(f) < 2 {
+				return nil
+			}
+			infl, base := strings.ToLower(f[0]), strings.ToLower(f[1])
+			if _, ok := lemmaID[base]; ok && !strings.Contains(infl, "_") {
+				if _, dup := exc[infl]; !dup {
+					exc[infl] = base
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	excKeys := make([]string, 0, len(exc))
+	for k := range exc {
+		excKeys = append(excKeys, k)
+	}
+	slices.Sort(excKeys)
+	buf = binary.AppendUvarint(buf, uint64(len(excKeys)))
+	for _, k := range excKeys {
+		putStr(k)
+		putStr(exc[k])
+	}
+
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := zw.Write(buf); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// eachLine calls fn with the fields of every line of path that does not
+// start with a space (WordNet's licence header).
+func eachLine(path string, fn func([]string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("wordnet: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || line[0] == ' ' {
+			continue
+		}
+		if err := fn(strings.Fields(line)); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+	}
+	return sc.Err()
+}
