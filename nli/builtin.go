@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -137,7 +138,7 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 			continue
 		}
 		if c == nil {
-			c = analyse(claim)
+			c = analyse(stripAttribution(claim))
 		}
 		j := b.model.judgePassage(c, p)
 		b.cache.Add(key, j)
@@ -255,3 +256,24 @@ func ContentOverlap(claim, passage string) float64 { return overlap(analyse(clai
 
 // overlap is the fraction of the claim's content stems found in the passage.
 func overlap(c, p *text) float64 { return txt.Overlap(c.content, p.stems) }
+
+// attributionRe matches a frame that attributes the claim to a source at
+// its start: "Actually the regulator's report says (that) ...", "According
+// to the census, ...". The judge asks whether the passage states what
+// follows; the frame's words are not in the source's own sentence and
+// would only dilute the alignment.
+var attributionRe = regexp.MustCompile(`(?i)^(?:(?:actually|in fact|indeed),?\s+)?(?:according to [^,]{1,80},\s*|(?:(?:the|a|an|this|that|our|their|his|her|its)\s+)?(?:[\w'’-]+\s+){0,3}?(?:report|study|survey|paper|article|analysis|review|data|figures|statistics|census|research|researchers|authors|regulator|government|agency|ministry|office|website|source|document|statement)(?:'s|’s)?\s+(?:says|said|states|stated|shows|showed|finds|found|notes|noted|reports|reported|confirms|confirmed|estimates|estimated)\s+(?:that\s+)?)`)
+
+// stripAttribution returns claim without an attribution frame at its
+// start, when what follows is a clause of at least three words.
+func stripAttribution(claim string) string {
+	m := attributionRe.FindStringIndex(claim)
+	if m == nil || m[1] == 0 {
+		return claim
+	}
+	rest := claim[m[1]:]
+	if len(strings.Fields(rest)) < 3 {
+		return claim
+	}
+	return rest
+}
