@@ -50,15 +50,21 @@ func dirs(t *testing.T, root string) []string {
 	return out
 }
 
+func openStore(t *testing.T) *corpus.SQLite {
+	t.Helper()
+	store, err := corpus.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
 // TestCollect: one pass removes old stages, old finished jobs and the
 // uploads no live job uses, and nothing else.
 func TestCollect(t *testing.T) {
 	ctx := context.Background()
-	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t)
 	root := t.TempDir()
 	now := time.Now()
 	day := 24 * time.Hour
@@ -122,11 +128,7 @@ func TestCollect(t *testing.T) {
 // that many days.
 func TestCollectUploadDays(t *testing.T) {
 	ctx := context.Background()
-	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t)
 	root := t.TempDir()
 	upload(t, root, "three-days", 3*24*time.Hour)
 	upload(t, root, "eight-days", 8*24*time.Hour)

@@ -112,6 +112,9 @@ func readDocumentUpload(c *gin.Context) (citations.Document, error) {
 		case errors.Is(err, http.ErrMissingFile):
 			return citations.Document{}, evidence.Invalid("file", "send the document as the form field \"file\"")
 		}
+		if isTimeout(err) {
+			return citations.Document{}, errBodyTimeout
+		}
 		return citations.Document{}, evidence.Invalid("body", "is not a valid multipart form: %v", err)
 	}
 	if fh.Size > maxDocumentBytes {

@@ -125,6 +125,9 @@ func (s *Server) saveUploads(c *gin.Context) (sources []string, dir string, err 
 		if errors.As(err, &mbe) {
 			return nil, "", evidence.Invalid("file", "uploads exceed the limit of %d bytes", maxUploadBytes)
 		}
+		if isTimeout(err) {
+			return nil, "", errBodyTimeout
+		}
 		return nil, "", evidence.Invalid("body", "is not a valid multipart form: %v", err)
 	}
 	defer form.RemoveAll() // the temporary files of large parts

@@ -368,44 +368,57 @@ func TestHeavyRouteCap(t *testing.T) {
 }
 
 // TestSlowBodyCutOff sends a body one byte at a time, slower than the
-// read timeout allows: the server answers 408 and closes the connection
-// long before the client would have finished.
+// read timeout allows, as JSON and as a multipart upload: the server
+// answers 408 and long before the client would have finished.
 func TestSlowBodyCutOff(t *testing.T) {
-	s := securedServer(t, Config{ReadTimeout: 300 * time.Millisecond}, Deps{})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.read, len(claimBody))
-	// The client would need len(claimBody) * 200 ms, about 8 s; the
-	// server must not wait for it.
-	cut := make(chan struct{})
-	go func() {
-		defer close(cut)
-		for i := range len(claimBody) {
-			if _, err := conn.Write([]byte{claimBody[i]}); err != nil {
-				return
+	s := securedServer(t, Config{ReadTimeout: 300 * time.Millisecond, UploadDir: t.TempDir()}, Deps{})
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "notes.txt")
+	fmt.Fprint(fw, "A short note about the Eiffel Tower.")
+	mw.Close()
+	for _, tt := range []struct{ name, path, ctype, body string }{
+		{"JSON", "/v1/verify", "application/json", claimBody},
+		{"multipart", "/v1/ingest", mw.FormDataContentType(), form.String()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+				tt.path, s.write, tt.ctype, len(tt.body))
+			// The client would need len(body) * 200 ms, 8 s or more; the
+			// server must not wait for it.
+			cut := make(chan struct{})
+			go func() {
+				defer close(cut)
+				for i := range len(tt.body) {
+					if _, err := conn.Write([]byte{tt.body[i]}); err != nil {
+						return
+					}
+					select {
+					case <-time.After(200 * time.Millisecond):
+					case <-t.Context().Done():
+						return
+					}
+				}
+			}()
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestTimeout {
+				t.Fatalf("status %d, want 408: %s", resp.StatusCode, body)
 			}
 			select {
-			case <-time.After(200 * time.Millisecond):
-			case <-t.Context().Done():
-				return
+			case <-cut:
+				t.Fatal("the client finished sending its body before the server answered")
+			default:
 			}
-		}
-	}()
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatalf("no answer: %v", err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusRequestTimeout {
-		t.Fatalf("status %d, want 408: %s", resp.StatusCode, body)
-	}
-	select {
-	case <-cut:
-		t.Fatal("the client finished sending its body before the server answered")
-	default:
+		})
 	}
 }
 
@@ -552,7 +565,7 @@ func TestRateLimiterDropsIdleBuckets(t *testing.T) {
 
 // TestOpenAPIDocumentsAccess keeps the description of authentication and
 // limits in step with the middleware: every /v1 operation answers 401,
-// 403 and 429, every POST 415, heavy routes 503 with Retry-After.
+// 403 and 429, every POST 408 and 415, heavy routes 503 with Retry-After.
 func TestOpenAPIDocumentsAccess(t *testing.T) {
 	var doc struct {
 		Paths      map[string]map[string]struct{ Responses map[string]json.RawMessage }
@@ -573,7 +586,7 @@ func TestOpenAPIDocumentsAccess(t *testing.T) {
 		for method, op := range ops {
 			want := []string{"401", "403", "429"}
 			if method == "post" {
-				want = append(want, "415")
+				want = append(want, "408", "415")
 			}
 			if slices.Contains(heavyRoutes, path) && method == "post" {
 				want = append(want, "503")

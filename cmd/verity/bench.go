@@ -41,7 +41,7 @@ func newBenchCmd() *cobra.Command {
 // benchScale is the state of one `verity bench scale`.
 type benchScale struct {
 	passages, claims, clients, partSize int
-	dir, devData                        string
+	dir, devData, binary                string
 	out                                 io.Writer
 }
 
@@ -91,6 +91,7 @@ Run it under 'nice' on a shared machine; latencies are wall-clock.`,
 	f.IntVar(&b.claims, "claims", 300, "claims in the fixed claim set")
 	f.IntVar(&b.clients, "clients", 8, "concurrent clients in the concurrent run")
 	f.IntVar(&b.partSize, "part", 100000, "passages per generated JSONL file")
+	f.StringVar(&b.binary, "verity", "", "verity binary to ingest and serve with, to compare versions (default: this one)")
 	return cmd
 }
 
@@ -110,9 +111,12 @@ type ingestRecord struct {
 const benchGenerator = 1
 
 func (b *benchScale) run(ctx context.Context) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find the verity binary: %w", err)
+	exe := b.binary
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("find the verity binary: %w", err)
+		}
 	}
 	data := filepath.Join(b.dir, "data")
 	fmt.Fprintf(b.out, "verity bench scale: %d passages in %s; load average %s\n", b.passages, b.dir, loadAvg())
@@ -140,11 +144,14 @@ func (b *benchScale) run(ctx context.Context) error {
 	if _, err := srv.verifyAll(ctx, client, claims[:warm], 1); err != nil {
 		return err
 	}
+	cpu0 := srv.cpu()
 	seq, err := srv.verifyAll(ctx, client, claims, 1)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(b.out, "verify sequential: %d claims, p50 %s, p99 %s, %.1f claims/s\n", len(claims), ms(seq.p(50)), ms(seq.p(99)), seq.rate())
+	cpu := srv.cpu() - cpu0
+	fmt.Fprintf(b.out, "verify sequential: %d claims, p50 %s, p99 %s, %.1f claims/s, serve CPU %s a claim\n",
+		len(claims), ms(seq.p(50)), ms(seq.p(99)), seq.rate(), ms(cpu/time.Duration(len(claims))))
 	conc, err := srv.verifyAll(ctx, client, slices.Concat(claims, claims), b.clients)
 	if err != nil {
 		return err
@@ -387,6 +394,13 @@ func startBenchServe(ctx context.Context, exe, data, logPath string) (*served, e
 	}
 	start := time.Now()
 	cmd := exec.Command(exe, "serve", "--data", data, "--addr", "127.0.0.1:0", "--demo=false", "--log-level", "warn")
+	cmd.Env = os.Environ()
+	// The benchmark's clients are one address; the rate limit would turn
+	// most of their requests away. Versions without one (see --verity)
+	// reject the setting.
+	if cfg, err := exec.CommandContext(ctx, exe, "config").Output(); err == nil && bytes.Contains(cfg, []byte("rate_limit")) {
+		cmd.Env = append(cmd.Env, "VERITY_SERVER_RATE_LIMIT=0")
+	}
 	cmd.Stderr = logf
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -450,6 +464,27 @@ func (s *served) stop() {
 		_ = s.cmd.Process.Kill()
 		<-s.done
 	}
+}
+
+// cpu is the CPU time the child has used (user and system), from
+// /proc/PID/stat; 0 when /proc is not there. On a machine shared with other
+// work it is steadier than latency.
+func (s *served) cpu() time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which ends with ')': state is the
+	// first, utime and stime the 12th and 13th, in clock ticks (100 a
+	// second on Linux).
+	i := bytes.LastIndexByte(raw, ')')
+	f := strings.Fields(string(raw[i+1:]))
+	if i < 0 || len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+st) * 10 * time.Millisecond
 }
 
 // rss and peakRSS read the child's VmRSS and VmHWM, in bytes; 0 when

@@ -141,7 +141,14 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	// Requests run under the serve context: on shutdown, long requests
 	// (fact-check streams) are canceled rather than waited for.
 	hs.BaseContext = func(net.Listener) context.Context { return gctx }
-	g.Go(func() error { return runner.Run(gctx) })
+	g.Go(func() error {
+		// A shutdown that lands while the runner is still reading the jobs
+		// to resume cancels that read; that is a clean stop, not a failure.
+		if err := runner.Run(gctx); err != nil && gctx.Err() == nil {
+			return err
+		}
+		return nil
+	})
 	g.Go(func() error { a.collector().Every(gctx, cfg.Retention.Interval); return nil })
 	g.Go(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
