@@ -2,12 +2,15 @@ package nli
 
 import "testing"
 
-// TestBehaviourBothWays pins the judge on hand-written pairs, each
+// TestBehaviourBothWays pins the aligning judge on hand-written pairs, each
 // behaviour in both directions: the pair that should flip the verdict and
 // the pair that should not. None of these sentences is in the training
 // data.
 func TestBehaviourBothWays(t *testing.T) {
-	b := shipped(t)
+	b, err := LoadAligner()
+	if err != nil {
+		t.Fatal(err)
+	}
 	const (
 		exports = "Official figures show exports fell 8 percent in 2023 as demand weakened."
 		mill    = "The mill closed its looms decades ago and no weaver has worked there since 1974."

@@ -143,7 +143,7 @@ func loadAligner(t testing.TB) *Aligner {
 }
 
 func TestSaveLoad(t *testing.T) {
-	b := shipped(t)
+	b := NewBuiltinJudge(loadAligner(t))
 	var buf bytes.Buffer
 	if err := loadAligner(t).Save(&buf); err != nil {
 		t.Fatal(err)
@@ -206,8 +206,18 @@ func TestReadModelErrors(t *testing.T) {
 
 // BenchmarkJudge measures (claim, passage) judgments per second without
 // the cache: each iteration judges a new claim against six passages.
-func BenchmarkJudge(b *testing.B) {
-	j := shipped(b)
+func BenchmarkJudge(b *testing.B) { benchmarkJudge(b, shipped(b)) }
+
+// BenchmarkJudgeAligner is BenchmarkJudge for the aligning network.
+func BenchmarkJudgeAligner(b *testing.B) {
+	j, err := LoadAligner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkJudge(b, j)
+}
+
+func benchmarkJudge(b *testing.B, j *Builtin) {
 	passages := []string{
 		"The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is named after the engineer Gustave Eiffel, whose company designed and built the tower from 1887 to 1889.",
 		"Locally nicknamed La dame de fer, it was constructed as the centrepiece of the 1889 World's Fair, and to crown the centennial anniversary of the French Revolution.",

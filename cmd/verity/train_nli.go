@@ -50,7 +50,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "development set (network alone, without %s)\tn\tbalanced acc.\tECE\n", cfg.Ablate)
 		for _, name := range train.SortedSets(dev) {
-			m := train.EvaluateNet(net, name, dev[name])
+			m := evaluateNet(net, name, dev[name])
 			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\n", name, m.N, m.BalAcc, m.ECE)
 		}
 		return tw.Flush()
@@ -70,7 +70,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		j := nli.NewBuiltinJudge(a)
 		sum := 0.0
 		for _, name := range train.SortedSets(calib) {
-			m, err := train.EvaluateJudge(ctx, j, name, calib[name])
+			m, err := evaluateJudge(ctx, j, name, calib[name])
 			if err != nil {
 				return 0, err
 			}
@@ -108,11 +108,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "development set\tn\tbal. acc. new\tECE new\tbal. acc. old\tECE old")
 	for _, name := range train.SortedSets(dev) {
-		mn, err := train.EvaluateJudge(ctx, newJ, name, dev[name])
+		mn, err := evaluateJudge(ctx, newJ, name, dev[name])
 		if err != nil {
 			return err
 		}
-		mo, err := train.EvaluateJudge(ctx, old, name, dev[name])
+		mo, err := evaluateJudge(ctx, old, name, dev[name])
 		if err != nil {
 			return err
 		}

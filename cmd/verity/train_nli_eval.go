@@ -1,4 +1,4 @@
-package train
+package main
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/nli/align"
+	"github.com/verity-fc/verity/nli/train"
 )
 
-// score turns judgments of examples into metrics the way 'verity eval
+// scoreSet turns judgments of examples into metrics the way 'verity eval
 // --mode gold' does: three-way, or two-way (SUPPORTS / NOT_SUPPORTED) for
 // a set with NOT_SUPPORTED labels.
-func score(set string, exs []Encoded, js []evidence.Judgment) Metrics {
+func scoreSet(set string, exs []train.Encoded, js []evidence.Judgment) train.Metrics {
 	twoWay := false
 	for _, e := range exs {
-		if e.Target == tNotSupported {
+		if e.Target == 1<<nli.Contradict|1<<nli.Neutral {
 			twoWay = true
 		}
 	}
@@ -31,12 +32,12 @@ func score(set string, exs []Encoded, js []evidence.Judgment) Metrics {
 		case twoWay:
 			p = eval.ToTwoWay(p)
 			gold[i] = eval.NotSupported
-			if e.Target == tEntail {
+			if e.Target == 1<<nli.Entail {
 				gold[i] = eval.Supports
 			}
-		case e.Target == tEntail:
+		case e.Target == 1<<nli.Entail:
 			gold[i] = eval.Supports
-		case e.Target == tContradict:
+		case e.Target == 1<<nli.Contradict:
 			gold[i] = eval.Refutes
 		default:
 			gold[i] = eval.NotEnoughInfo
@@ -44,31 +45,31 @@ func score(set string, exs []Encoded, js []evidence.Judgment) Metrics {
 		preds[i] = p
 	}
 	r := eval.Score(gold, preds, labels)
-	return Metrics{Set: set, N: r.N, TwoWay: twoWay, Accuracy: r.Accuracy, BalAcc: r.BalancedAccuracy, ECE: r.ECE}
+	return train.Metrics{Set: set, N: r.N, TwoWay: twoWay, Accuracy: r.Accuracy, BalAcc: r.BalancedAccuracy, ECE: r.ECE}
 }
 
-// EvaluateNet scores the network alone on the encoded inputs (whole
+// evaluateNet scores the network alone on the encoded inputs (whole
 // passage, no rules): the measure of the ablation study.
-func EvaluateNet(model *align.Model, set string, exs []Encoded) Metrics {
+func evaluateNet(model *align.Model, set string, exs []train.Encoded) train.Metrics {
 	js := make([]evidence.Judgment, len(exs))
 	var cache align.Cache
 	for i := range exs {
 		p := model.Probs(exs[i].In, &cache)
 		js[i] = evidence.Judgment{Entail: p[nli.Entail], Contradict: p[nli.Contradict], Neutral: p[nli.Neutral]}
 	}
-	return score(set, exs, js)
+	return scoreSet(set, exs, js)
 }
 
-// EvaluateJudge scores a judge as verify uses it: each example's passage
+// evaluateJudge scores a judge as verify uses it: each example's passage
 // judged alone.
-func EvaluateJudge(ctx context.Context, j nli.Judge, set string, exs []Encoded) (Metrics, error) {
+func evaluateJudge(ctx context.Context, j nli.Judge, set string, exs []train.Encoded) (train.Metrics, error) {
 	js := make([]evidence.Judgment, len(exs))
 	for i, e := range exs {
 		out, err := j.Judge(ctx, e.Claim, []string{e.Passage})
 		if err != nil {
-			return Metrics{}, err
+			return train.Metrics{}, err
 		}
 		js[i] = out[0]
 	}
-	return score(set, exs, js), nil
+	return scoreSet(set, exs, js), nil
 }
