@@ -44,13 +44,12 @@ type prepared struct {
 // whatever waited while the previous one was written, so batches grow
 // with the rate of sources and a lone source is written at once.
 type batchWriter struct {
-	in      *Ingester
-	rep     SourceReplacer
-	bat     SourceBatcher
-	queue   chan prepared
-	done    chan struct{}
-	finish  func(p prepared, err error)
-	stopped bool
+	in     *Ingester
+	rep    SourceReplacer
+	bat    SourceBatcher
+	queue  chan prepared
+	done   chan struct{}
+	finish func(p prepared, err error)
 }
 
 // newBatchWriter returns a running writer when the stores can batch, else

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 )
 
 // input is what the network reads for one pair.
@@ -130,31 +129,6 @@ func (m *Net) validate() error {
 		}
 	}
 	return nil
-}
-
-// newNet returns a net with random initial weights.
-func newNet(rng *rand.Rand, hidden, relHidden int) *Net {
-	m := &Net{Hidden: hidden, RelHidden: relHidden}
-	nin := m.inputs()
-	m.WR = make([]float64, relHidden*relDim)
-	m.BR = make([]float64, relHidden)
-	m.W1 = make([]float64, hidden*nin)
-	m.B1 = make([]float64, hidden)
-	m.W2 = make([]float64, int(numLabels)*hidden)
-	m.B2 = make([]float64, numLabels)
-	for i := range m.WR {
-		m.WR[i] = rng.NormFloat64() / math.Sqrt(relDim)
-	}
-	for i := range m.BR {
-		m.BR[i] = 0.1
-	}
-	for i := range m.W1 {
-		m.W1[i] = rng.NormFloat64() / math.Sqrt(float64(nin))
-	}
-	for i := range m.W2 {
-		m.W2[i] = rng.NormFloat64() / math.Sqrt(float64(hidden))
-	}
-	return m
 }
 
 // params lists the trainable parameters.

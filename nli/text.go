@@ -13,8 +13,6 @@ const maxTokens = 400
 
 func tokenize(s string) []token { return txt.Tokenize(s, maxTokens) }
 
-func stem(w string) string { return txt.Stem(w) }
-
 var set = txt.Set
 
 // stopwords are function words left out of alignment. Negations,

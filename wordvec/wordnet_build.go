@@ -80,7 +80,6 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		words   []string
 		hyper   []synKey
 		similar []synKey
-		ants    [][3]int // source word (1-based, 0 = all), target synset index in ants key list, target word
 	}
 	syns := map[synKey]*synset{}
 	type antPtr struct {

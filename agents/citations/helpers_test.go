@@ -213,16 +213,6 @@ func issueFor(r Report, text string) (CitationIssue, bool) {
 	return CitationIssue{}, false
 }
 
-// claimFor returns the claim result containing text.
-func claimFor(r Report, text string) (ClaimResult, bool) {
-	for _, c := range r.Claims {
-		if strings.Contains(c.Claim, text) {
-			return c, true
-		}
-	}
-	return ClaimResult{}, false
-}
-
 // checkOne checks a one-claim document citing url as [1] and returns the
 // report, failing unless it holds one claim with one citation.
 func checkOne(t *testing.T, c *Checker, claim, url string) Report {

@@ -81,8 +81,6 @@ func majority(verdicts []ClaimVerification) (verdict string, tied bool) {
 	}
 }
 
-var confidenceRank = map[string]int{Low: 0, Medium: 1, High: 2}
-
 func commonConfidence(verdicts []ClaimVerification, verdict string) string {
 	counts := map[string]int{}
 	for _, v := range verdicts {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/evidence"
-	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/nli/train"
 	"github.com/verity-fc/verity/scoring"
 )
@@ -92,17 +91,6 @@ func writeFile(path string, save func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-// evalLabel maps an NLI label to the label of a labeled set.
-func evalLabel(l nli.Label) string {
-	switch l {
-	case nli.Entail:
-		return eval.Supports
-	case nli.Contradict:
-		return eval.Refutes
-	}
-	return eval.NotEnoughInfo
 }
 
 func newTrainCalibrationCmd() *cobra.Command {

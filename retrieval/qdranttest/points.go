@@ -90,8 +90,7 @@ func (c *collection) parsePoint(ps *qdrant.PointStruct) (*point, error) {
 	return p, nil
 }
 
-// parseVector reads a dense or sparse vector in the current form (a oneof)
-// or the deprecated one (data, with indices when sparse).
+// parseVector reads a dense or sparse vector in the current form (a oneof).
 func parseVector(v *qdrant.Vector) ([]float32, *sparseVec, error) {
 	switch x := v.GetVector().(type) {
 	case *qdrant.Vector_Dense:
@@ -99,15 +98,10 @@ func parseVector(v *qdrant.Vector) ([]float32, *sparseVec, error) {
 	case *qdrant.Vector_Sparse:
 		sp, err := newSparse(x.Sparse.GetIndices(), x.Sparse.GetValues())
 		return nil, sp, err
-	case nil:
-		//nolint:staticcheck // the deprecated form is still part of the protocol
-		if v.GetIndices() != nil {
-			sp, err := newSparse(v.GetIndices().GetData(), v.GetData()) //nolint:staticcheck // as above
-			return nil, sp, err
-		}
-		return slices.Clone(v.GetData()), nil, nil //nolint:staticcheck // as above
 	}
-	return nil, nil, unsupported("multi-dense and inference vectors")
+	// The deprecated form (data, with indices when sparse) is not read:
+	// the client only sends the oneof.
+	return nil, nil, unsupported("multi-dense, inference and deprecated data/indices vectors")
 }
 
 func newSparse(indices []uint32, values []float32) (*sparseVec, error) {
