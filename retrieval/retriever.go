@@ -72,6 +72,24 @@ type Blend struct {
 	Relevance, Overlap, Recency float64
 }
 
+// DefaultConfig returns the defaults the zero Config stands for.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// Validate reports a K or TopN out of range as an *evidence.InputError
+// naming "k" or "top_n"; TopN must also be at most K. It checks the values
+// as given, zero included, as a configuration file states them (start from
+// DefaultConfig). Check a configuration once, at start-up: Retrieve refuses
+// the same values on every call.
+func (c Config) Validate() error {
+	switch {
+	case c.K < 1 || c.K > MaxK:
+		return evidence.Invalid("k", "must be between 1 and %d, got %d", MaxK, c.K)
+	case c.TopN < 1 || c.TopN > MaxTopN || c.TopN > c.K:
+		return evidence.Invalid("top_n", "must be between 1 and %d and at most k, got %d", MaxTopN, c.TopN)
+	}
+	return nil
+}
+
 func (c Config) withDefaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {

@@ -433,3 +433,36 @@ func TestRetrieverOverEmbedded(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name      string
+		cfg       retrieval.Config
+		wantField string // "" for valid
+	}{
+		{"defaults", retrieval.DefaultConfig(), ""},
+		{"k zero", retrieval.Config{K: 0, TopN: 1}, "k"},
+		{"top_n zero", retrieval.Config{K: 20, TopN: 0}, "top_n"},
+		{"largest", retrieval.Config{K: retrieval.MaxK, TopN: retrieval.MaxTopN}, ""},
+		{"k negative", retrieval.Config{K: -1, TopN: 1}, "k"},
+		{"k too large", retrieval.Config{K: retrieval.MaxK + 1, TopN: 1}, "k"},
+		{"top_n negative", retrieval.Config{K: 20, TopN: -1}, "top_n"},
+		{"top_n above MaxTopN", retrieval.Config{K: 50, TopN: 30}, "top_n"},
+		{"top_n above k", retrieval.Config{K: 5, TopN: 6}, "top_n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate()
+			if tt.wantField == "" {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			var ie *evidence.InputError
+			if !errors.As(err, &ie) || ie.Field != tt.wantField {
+				t.Fatalf("Validate() = %v, want an InputError naming %q", err, tt.wantField)
+			}
+		})
+	}
+}

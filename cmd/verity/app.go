@@ -73,11 +73,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	r := cfg.Retrieval
-	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, retrieval.Config{
-		K: r.K, TopN: r.TopN, MinChars: r.MinChars, MaxChars: r.MaxChars,
-		RecencyHalfLifeDays: r.RecencyHalfLifeDays, MaxPerDomain: r.MaxPerDomain,
-	}, nil))
+	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.retrievalConfig(), nil))
 	cal, err := loadCalibration(cfg.Scoring.Calibration)
 	if err != nil {
 		a.Close()

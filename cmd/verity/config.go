@@ -16,6 +16,7 @@ import (
 	"github.com/knadh/koanf/providers/structs"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/verify"
 )
@@ -201,10 +202,11 @@ func defaultConfig() Config {
 	c.Server.MaxHeavy = 4
 	c.Server.ReadTimeout, c.Server.IdleTimeout = 30*time.Second, 2*time.Minute
 	c.Server.MaxConnections = 512
-	c.Retrieval.K, c.Retrieval.TopN = 20, 6
-	c.Retrieval.MinChars, c.Retrieval.MaxChars = 40, 2000
-	c.Retrieval.RecencyHalfLifeDays = 730
-	c.Retrieval.MaxPerDomain = 2
+	rd := retrieval.DefaultConfig()
+	c.Retrieval.K, c.Retrieval.TopN = rd.K, rd.TopN
+	c.Retrieval.MinChars, c.Retrieval.MaxChars = rd.MinChars, rd.MaxChars
+	c.Retrieval.RecencyHalfLifeDays = rd.RecencyHalfLifeDays
+	c.Retrieval.MaxPerDomain = rd.MaxPerDomain
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
 	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
 	c.Scoring = scoring.DefaultConfig()
@@ -331,13 +333,14 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 }
 
 func (c Config) validate() error {
+	if err := c.retrievalConfig().Validate(); err != nil {
+		// retrieval names k or top_n; the bounds relate the two, so name
+		// both keys as the configuration spells them.
+		return fmt.Errorf("retrieval.%v (retrieval.k: %d, retrieval.top_n: %d)", err, c.Retrieval.K, c.Retrieval.TopN)
+	}
 	switch {
 	case c.Data == "":
 		return fmt.Errorf("data: must name a directory")
-	case c.Retrieval.K < 1 || c.Retrieval.K > 200:
-		return fmt.Errorf("retrieval.k must be between 1 and 200, got %d", c.Retrieval.K)
-	case c.Retrieval.TopN < 1 || c.Retrieval.TopN > c.Retrieval.K:
-		return fmt.Errorf("retrieval.top_n must be between 1 and retrieval.k, got %d", c.Retrieval.TopN)
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
 	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
@@ -380,6 +383,15 @@ func (c Config) validate() error {
 		}
 	}
 	return c.Scoring.Validate()
+}
+
+// retrievalConfig is the retrieval.Config the configuration describes.
+func (c Config) retrievalConfig() retrieval.Config {
+	r := c.Retrieval
+	return retrieval.Config{
+		K: r.K, TopN: r.TopN, MinChars: r.MinChars, MaxChars: r.MaxChars,
+		RecencyHalfLifeDays: r.RecencyHalfLifeDays, MaxPerDomain: r.MaxPerDomain,
+	}
 }
 
 // masked returns the configuration as YAML-ready nested maps with secrets

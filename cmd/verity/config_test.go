@@ -64,6 +64,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown file key", write("retrieval:\n  kk: 3\n"), nil, `unknown setting "retrieval.kk"`},
 		{"unknown env key", "", []string{"VERITY_RETRIEVAL_KK=3"}, "VERITY_RETRIEVAL_KK"},
 		{"k out of range", "", []string{"VERITY_RETRIEVAL_K=0"}, "retrieval.k"},
+		{"top_n above its maximum", write("retrieval:\n  k: 50\n  top_n: 30\n"), nil, "retrieval.top_n: must be between 1 and 20"},
 		{"bad threshold", "", []string{"VERITY_SCORING_REFUTED_C_MAX=2"}, "refuted_c_max"},
 		{"missing file", filepath.Join(dir, "nope.yaml"), nil, "nope.yaml"},
 		{"bad reliability", write("ingest:\n  reliability:\n    a.com: 3\n"), nil, "ingest.reliability.a.com"},
