@@ -120,7 +120,7 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 		db.Close()
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
-	log.Info("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
+	log.Debug("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
 		"mapped", e.dense.mapped != nil, "ms", time.Since(start).Milliseconds())
 	return e, nil
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -189,7 +191,14 @@ func jsonInputError(err error, limit int64) error {
 		if te.Field == "" {
 			return evidence.Invalid("body", "must be a JSON object, got %s", te.Value)
 		}
-		return evidence.Invalid(te.Field, "must be %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)
+		name := jsonTypeName(te.Type.Kind().String())
+		if n, ok := strings.CutPrefix(te.Value, "number "); ok && name == "a whole number" {
+			if f, err := strconv.ParseFloat(n, 64); err == nil && f == math.Trunc(f) {
+				return evidence.Invalid(te.Field, "is out of range, got %s", n)
+			}
+			return evidence.Invalid(te.Field, "must be a whole number, got %s", n)
+		}
+		return evidence.Invalid(te.Field, "must be %s, got %s", name, te.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		// encoding/json has no typed error for unknown fields.
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
@@ -203,7 +212,9 @@ func jsonTypeName(kind string) string {
 	switch kind {
 	case "string":
 		return "a string"
-	case "int", "int64", "int32", "uint", "float64", "float32":
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "a whole number"
+	case "float64", "float32":
 		return "a number"
 	case "bool":
 		return "a boolean"

@@ -246,8 +246,13 @@ func (s *Server) openapi(c *gin.Context) {
 }
 
 func (s *Server) verify(c *gin.Context) {
-	var req verify.Request
-	if err := bindJSON(c, s.cfg.MaxBodyBytes, &req); err != nil {
+	var wire verify.WireRequest
+	if err := bindJSON(c, s.cfg.MaxBodyBytes, &wire); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	req, err := wire.Checked()
+	if err != nil {
 		s.writeError(c, err)
 		return
 	}

@@ -107,7 +107,10 @@ func TestVerifyBadInput(t *testing.T) {
 		{"empty claim", `{"claim": ""}`, "claim"},
 		{"long claim", `{"claim": "` + strings.Repeat("a", 1001) + `"}`, "claim"},
 		{"k out of range", `{"claim": "The bridge opened in 1937.", "k": 500}`, "k"},
-		{"k zero is default but negative is not", `{"claim": "x", "k": -3}`, "k"},
+		{"k negative", `{"claim": "x", "k": -3}`, "k"},
+		{"k zero", `{"claim": "The bridge opened in 1937.", "k": 0}`, "k"},
+		{"top_n zero", `{"claim": "The bridge opened in 1937.", "top_n": 0}`, "top_n"},
+		{"k fractional", `{"claim": "The bridge opened in 1937.", "k": 2.5}`, "k"},
 		{"since", `{"claim": "x", "since": "yesterday"}`, "since"},
 		{"too large", `{"claim": "` + strings.Repeat("a", 5000) + `"}`, "body"},
 	}
@@ -128,6 +131,24 @@ func TestVerifyBadInput(t *testing.T) {
 				t.Errorf("problem = %+v, want field %q", p, tt.wantField)
 			}
 		})
+	}
+}
+
+// TestVerifyCountDetails: a given 0 states the range, a fraction asks for a
+// whole number.
+func TestVerifyCountDetails(t *testing.T) {
+	ts := newTestServer(t, Deps{})
+	for body, want := range map[string]string{
+		`{"claim": "The bridge opened in 1937.", "k": 0}`:       "must be between 1 and 200, got 0",
+		`{"claim": "The bridge opened in 1937.", "top_n": 0}`:   "must be between 1 and 20, got 0",
+		`{"claim": "The bridge opened in 1937.", "k": 2.5}`:     "must be a whole number, got 2.5",
+		`{"claim": "The bridge opened in 1937.", "k": "seven"}`: "must be a whole number, got string",
+	} {
+		resp, got := post(t, ts.URL+"/v1/verify", body)
+		var p Problem
+		if err := json.Unmarshal(got, &p); err != nil || resp.StatusCode != http.StatusBadRequest || !strings.Contains(p.Detail, want) {
+			t.Errorf("%s: status %d, problem %s; want 400 saying %q", body, resp.StatusCode, got, want)
+		}
 	}
 }
 

@@ -93,6 +93,42 @@ type Request struct {
 	Since string `json:"since,omitempty"`
 }
 
+// WireRequest is a Request as a client states it (the JSON body, the
+// command line): K and TopN are set only when given, so that a given 0 is
+// refused instead of standing for the default as it does in Request. (The
+// fields are spelled out: an embedded Request would name its fields
+// "Request.claim" in decoding errors.)
+type WireRequest struct {
+	Claim   string   `json:"claim"`
+	K       *int     `json:"k,omitempty"`
+	TopN    *int     `json:"top_n,omitempty"`
+	Domains []string `json:"domains,omitempty"`
+	Since   string   `json:"since,omitempty"`
+}
+
+// Checked returns the Request, or an *evidence.InputError when k or top_n
+// was given as 0. The other bounds are checked by Service.Verify.
+func (w WireRequest) Checked() (Request, error) {
+	r := Request{Claim: w.Claim, Domains: w.Domains, Since: w.Since}
+	if w.K != nil {
+		if *w.K == 0 {
+			return Request{}, outOfRange("k", retrieval.MaxK, 0)
+		}
+		r.K = *w.K
+	}
+	if w.TopN != nil {
+		if *w.TopN == 0 {
+			return Request{}, outOfRange("top_n", retrieval.MaxTopN, 0)
+		}
+		r.TopN = *w.TopN
+	}
+	return r, nil
+}
+
+func outOfRange(field string, max, got int) error {
+	return evidence.Invalid(field, "must be between 1 and %d, got %d", max, got)
+}
+
 // Service runs the verify path.
 type Service struct {
 	retriever Retriever
@@ -143,10 +179,10 @@ func (s *Service) parse(req Request) (parsed, error) {
 		return parsed{}, evidence.Invalid("claim", "is %d characters; the limit is %d", n, s.limits.MaxClaimChars)
 	}
 	if req.K < 0 || req.K > retrieval.MaxK {
-		return parsed{}, evidence.Invalid("k", "must be between 1 and %d, got %d", retrieval.MaxK, req.K)
+		return parsed{}, outOfRange("k", retrieval.MaxK, req.K)
 	}
 	if req.TopN < 0 || req.TopN > retrieval.MaxTopN {
-		return parsed{}, evidence.Invalid("top_n", "must be between 1 and %d, got %d", retrieval.MaxTopN, req.TopN)
+		return parsed{}, outOfRange("top_n", retrieval.MaxTopN, req.TopN)
 	}
 	if req.K > 0 && req.TopN > req.K {
 		return parsed{}, evidence.Invalid("top_n", "must not exceed k (%d), got %d", req.K, req.TopN)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"sync"
@@ -149,6 +150,21 @@ func withApp(cmd *cobra.Command, fn func(a *app) error) error {
 	}
 	defer a.Close()
 	return fn(a)
+}
+
+// warnIfEmpty writes a warning to w when the corpus holds no sources: a
+// command that reads it would otherwise judge every claim against nothing
+// (Not enough evidence) without saying why. It warns rather than fails, so
+// that scripts over an empty corpus keep working.
+func (a *app) warnIfEmpty(ctx context.Context, w io.Writer) error {
+	st, err := a.corpus.Stats(ctx)
+	if err != nil {
+		return fmt.Errorf("read corpus stats: %w", err)
+	}
+	if st.Sources == 0 {
+		fmt.Fprintf(w, "verity: warning: no sources in %s: run `verity ingest`, or `verity serve` to load the demo corpus\n", a.cfg.Data)
+	}
+	return nil
 }
 
 // Close closes the stores.

@@ -51,6 +51,9 @@ critical issue.`,
 				docFormat = formatOf(args[0])
 			}
 			return withApp(cmd, func(a *app) error {
+				if err := a.warnIfEmpty(cmd.Context(), cmd.ErrOrStderr()); err != nil {
+					return err
+				}
 				rep, err := a.citations.Check(cmd.Context(), citations.Document{Text: text, Format: docFormat, Path: name})
 				if err != nil {
 					return err

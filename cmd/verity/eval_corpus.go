@@ -18,6 +18,10 @@ func init() {
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := a.warnIfEmpty(cmd.Context(), cmd.ErrOrStderr()); err != nil {
+			a.Close()
+			return nil, nil, err
+		}
 		return verifyPredictor{a.verify}, func() { a.Close() }, nil
 	}
 }

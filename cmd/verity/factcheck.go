@@ -49,6 +49,9 @@ the data directory; GET /v1/factchecks/{messageId} rebuilds the result.`,
 				if err := a.factcheck.Validate(req); err != nil {
 					return err
 				}
+				if err := a.warnIfEmpty(cmd.Context(), cmd.ErrOrStderr()); err != nil {
+					return err
+				}
 				res, err := a.factcheck.Run(cmd.Context(), req, nil)
 				if err != nil {
 					return err

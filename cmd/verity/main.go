@@ -24,6 +24,11 @@ func main() {
 			fmt.Fprintln(os.Stderr, "verity: invalid input:", ie.Error())
 			os.Exit(2)
 		}
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(os.Stderr, "verity: %v\nRun '%s --help' for usage.\n", ue, ue.path)
+			os.Exit(2)
+		}
 		var nc *claim.NotCheckable
 		if errors.As(err, &nc) {
 			fmt.Fprintf(os.Stderr, "verity: not a checkable claim (%s): %s\n", nc.Reason, nc.Error())

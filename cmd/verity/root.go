@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,7 +40,12 @@ citations and the features behind the score.
 Configuration comes from defaults, --config FILE (YAML), environment
 variables VERITY_<SECTION>_<KEY> (e.g. VERITY_RETRIEVAL_TOP_N=8,
 VERITY_FETCH_ALLOW_PRIVATE=1) and flags, each overriding the one before.
-Run 'verity config' to see the effective configuration.`,
+Run 'verity config' to see the effective configuration; values out of range
+stop every command at start-up.
+
+Invalid input exits with status 2 and names the field, and so does a command
+line a command cannot run (a missing argument, an unknown flag or command);
+other failures exit with status 1.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Text with a NUL or invalid UTF-8 is refused where it enters, as
@@ -65,7 +71,49 @@ Run 'verity config' to see the effective configuration.`,
 	for _, add := range subcommands {
 		root.AddCommand(add())
 	}
+	// verity alone prints the help; verity WORD with no such command is a
+	// usage error (cobra's own check of this is not typed).
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+		}
+		return errors.New(msg)
+	}
+	markUsageErrors(root)
 	return root
+}
+
+// usageError is a command line a command cannot run: a missing or extra
+// argument, an unknown command or flag, a flag value of the wrong type.
+// verity exits 2 on it, as on other invalid input.
+type usageError struct {
+	err  error
+	path string // the command's path, "verity verify"
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// markUsageErrors makes the argument and flag errors of c and its
+// subcommands usage errors.
+func markUsageErrors(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err, cmd.CommandPath()} })
+	if args := c.Args; args != nil {
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			if err := args(cmd, a); err != nil {
+				return &usageError{err, cmd.CommandPath()}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markUsageErrors(sub)
+	}
 }
 
 // pathFlags name files or directories rather than text.

@@ -35,16 +35,32 @@ Only passages about the claim's subject and event may contradict it
 count; a claim that names a year is judged on evidence from that year on;
 near-copies count as one origin (verify.near_copy).
 
-Invalid input exits with status 2, and so does text that is no checkable
-claim: a question, an instruction, a pure opinion or text with no verb (the
-API answers those with 422 and the reason).`,
+Invalid input exits with status 2 (--k 0 and --top-n 0 included: leave a flag
+out for the configured value), and so does text that is no checkable claim: a
+question, an instruction, a pure opinion or text with no verb (the API answers
+those with 422 and the reason). An empty corpus gives a warning on stderr.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := evidence.CheckText("claim", args[0]); err != nil {
 				return err
 			}
 			req.Claim = args[0]
+			// A given --k 0 or --top-n 0 is refused, not the default.
+			wire := verify.WireRequest{Claim: req.Claim, Domains: req.Domains, Since: req.Since}
+			if cmd.Flags().Changed("k") {
+				wire.K = &req.K
+			}
+			if cmd.Flags().Changed("top-n") {
+				wire.TopN = &req.TopN
+			}
+			req, err := wire.Checked()
+			if err != nil {
+				return err
+			}
 			return withApp(cmd, func(a *app) error {
+				if err := a.warnIfEmpty(cmd.Context(), cmd.ErrOrStderr()); err != nil {
+					return err
+				}
 				res, err := a.verify.Verify(cmd.Context(), req)
 				if err != nil {
 					return err
