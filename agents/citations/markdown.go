@@ -60,6 +60,17 @@ func (r *mdReader) flush() {
 	r.kind, r.listNum, r.label, r.open = proseBlock, 0, "", false
 }
 
+// flushHeading ends a heading block of the given level. An empty heading
+// ("#" alone) writes no block, and then no level is set: the block before
+// it is not the heading's.
+func (r *mdReader) flushHeading(level int) {
+	n := len(r.blocks)
+	r.flush()
+	if len(r.blocks) > n {
+		r.blocks[len(r.blocks)-1].level = level
+	}
+}
+
 func (r *mdReader) start(kind blockKind, listNum int, label string) {
 	r.flush()
 	r.kind, r.listNum, r.label, r.open = kind, listNum, label, true
@@ -111,11 +122,11 @@ func readMarkdown(src string) []block {
 		}
 		if m := setextRe.FindStringSubmatch(line); m != nil && r.open && r.kind == proseBlock && r.listNum == 0 && !r.b.empty() {
 			r.kind = headingBlock
-			r.flush()
-			r.blocks[len(r.blocks)-1].level = 2
+			level := 2
 			if m[1][0] == '=' {
-				r.blocks[len(r.blocks)-1].level = 1
+				level = 1
 			}
+			r.flushHeading(level)
 			continue
 		}
 		if thematicRe.MatchString(line) {
@@ -125,8 +136,7 @@ func readMarkdown(src string) []block {
 		if m := atxHeadingRe.FindStringSubmatch(line); m != nil {
 			r.start(headingBlock, 0, "")
 			r.inline(&r.b, m[2], n)
-			r.flush()
-			r.blocks[len(r.blocks)-1].level = len(m[1])
+			r.flushHeading(len(m[1]))
 			continue
 		}
 		if m := footnoteDefRe.FindStringSubmatch(line); m != nil {
