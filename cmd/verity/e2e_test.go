@@ -440,6 +440,9 @@ func TestEvalCorpusCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval exited %d: %s", code, stderr)
 	}
+	if strings.Contains(stderr, "no sources in") {
+		t.Errorf("eval over an ingested corpus warns that it is empty: %s", stderr)
+	}
 	var rep map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("eval --json: %v\n%s", err, out)

@@ -50,11 +50,16 @@ func TestEmptyCorpusWarns(t *testing.T) {
 	if err := os.WriteFile(doc, []byte("The Eiffel Tower is in Paris.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	set := filepath.Join(dir, "set.jsonl")
+	if err := os.WriteFile(set, []byte(`{"id": 1, "claim": "The Golden Gate Bridge opened in 1937.", "evidence": [], "label": "SUPPORTS"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	want := "no sources in " + data + ": run `verity ingest`, or `verity serve` to load the demo corpus"
 	for _, args := range [][]string{
 		{"verify", "The sky is blue at noon."},
 		{"factcheck", doc},
 		{"cite", doc},
+		{"eval", "--mode", "corpus", "--set", set},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			_, stderr, code := verity(t, append(args, "--data", data)...)
