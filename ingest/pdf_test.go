@@ -182,14 +182,14 @@ func hostilePDFs(t testing.TB) map[string][]byte {
 		// An object that refers to itself.
 		"self reference": pdfFile([]string{"<< /Type /Catalog /Pages 2 0 R >>", "2 0 R"}, ""),
 		// Numbers the parser would allocate from.
-		"huge xref stream size": []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 4000000000 /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
-		"huge xref subsection": []byte("%PDF-1.4\nxref\n2000000000 1\n0000000000 65535 f \ntrailer\n<< /Root 1 0 R >>\nstartxref\n9\n%%EOF\n"),
+		"huge xref stream size":  []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 4000000000 /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
+		"huge xref subsection":   []byte("%PDF-1.4\nxref\n2000000000 1\n0000000000 65535 f \ntrailer\n<< /Root 1 0 R >>\nstartxref\n9\n%%EOF\n"),
 		"huge predictor columns": textPDF([]string{"BT ET"}, "/DecodeParms << /Predictor 12 /Columns 99999999999 >>"),
 		// A bomb in a stream no page draws, and one under two layers of
 		// Flate.
 		"unused deflate bomb": pdfFile([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>", stream(strings.Repeat("x", MaxPDFStreamBytes+1), true)}, ""),
 		"double deflate bomb": pdfFile([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>", doubleFlate(strings.Repeat("x", MaxPDFStreamBytes+1))}, ""),
-		"encrypted": textPDF([]string{"BT /F1 12 Tf 72 700 Td (secret) Tj ET"}, "/Encrypt << /Filter /Standard /V 2 /R 3 /Length 128 >>"),
+		"encrypted":           textPDF([]string{"BT /F1 12 Tf 72 700 Td (secret) Tj ET"}, "/Encrypt << /Filter /Standard /V 2 /R 3 /Length 128 >>"),
 	}
 }
 

@@ -266,4 +266,3 @@ func forEachSentence(text string, fn func(string)) {
 		}
 	}
 }
-

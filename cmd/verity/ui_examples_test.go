@@ -169,7 +169,7 @@ func TestUIExamples(t *testing.T) {
 			t.Fatalf("example %q, want claim and truth", pair)
 		}
 		var res struct {
-			Cards []struct{ Verdict string } `json:"cards"`
+			Cards   []struct{ Verdict string } `json:"cards"`
 			Verdict string
 		}
 		postJSON(t, "/v1/jury", map[string]string{"claim": pair[0], "truth": pair[1]}, &res)
