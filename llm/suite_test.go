@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/llm/chattest"
 	"github.com/verity-fc/verity/llm/llmtest"
 )
 
@@ -29,19 +30,6 @@ type backend struct {
 	chatModel  string
 	embedModel string
 	c          client
-}
-
-// suiteModel is the fake servers' stand-in for a model that follows the
-// suite's prompts.
-func suiteModel(r llmtest.Request) llmtest.Reply {
-	switch {
-	case len(r.Format) > 0:
-		return llmtest.Reply{Content: `{"answer": "yes"}`}
-	case r.Logprobs:
-		return llmtest.Reply{Content: "Yes", Alternatives: []llm.TokenLogprob{{Token: "Yes", Logprob: -0.05}, {Token: "No", Logprob: -3.2}, {Token: " yes", Logprob: -4.1}}}
-	default:
-		return llmtest.Reply{Content: "yes"}
-	}
 }
 
 func newFakeOllama(t *testing.T, cfg llmtest.Config, lim llm.Limits) (*llmtest.Server, backend) {
@@ -71,8 +59,8 @@ func newFakeOpenAI(t *testing.T, cfg llmtest.Config, lim llm.Limits) (*llmtest.S
 // VERITY_TEST_OPENAI_EMBED_MODEL).
 func backends(t *testing.T) map[string]backend {
 	t.Helper()
-	_, fo := newFakeOllama(t, llmtest.Config{Reply: suiteModel}, llm.Limits{})
-	_, fa := newFakeOpenAI(t, llmtest.Config{Reply: suiteModel, APIKey: "sk-test"}, llm.Limits{})
+	_, fo := newFakeOllama(t, llmtest.Config{Reply: chattest.FakeModel}, llm.Limits{})
+	_, fa := newFakeOpenAI(t, llmtest.Config{Reply: chattest.FakeModel, APIKey: "sk-test"}, llm.Limits{})
 	out := map[string]backend{"fake ollama": fo, "fake openai": fa}
 	if host := os.Getenv("OLLAMA_HOST"); host != "" {
 		chat := cmp.Or(os.Getenv("VERITY_TEST_OLLAMA_CHAT_MODEL"), "llama3.2:1b")
