@@ -157,7 +157,8 @@ var testHelpers = []string{"internal/golden", "internal/shareddata"}
 
 func isTestHelper(p string) bool {
 	rel, ok := strings.CutPrefix(p, module+"/")
-	return ok && (strings.HasSuffix(rel, "test") || slices.Contains(testHelpers, rel))
+	// Commands are programs, whatever their name (cmd/loadtest).
+	return ok && !strings.HasPrefix(rel, "cmd/") && (strings.HasSuffix(rel, "test") || slices.Contains(testHelpers, rel))
 }
 
 // checkers are the dependency rules, each ban with its reason.
