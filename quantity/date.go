@@ -17,9 +17,10 @@ func (s *scanner) numberFirstDate(p int) (Quantity, int, bool) {
 		return Quantity{}, p, false
 	}
 	if s.isoDate(p) {
-		y, m, d := atoi(t.text), atoi(s.toks[p+2].text), atoi(s.toks[p+4].text)
-		if q, ok := s.date(y, m, d, DayPrecision, p, p+5); ok {
-			return q, p + 5, true
+		y, m, d := atoi(s.toks[p+isoYear].text), atoi(s.toks[p+isoMonth].text), atoi(s.toks[p+isoDay].text)
+		end := p + isoTokens
+		if q, ok := s.date(y, m, d, DayPrecision, p, end); ok {
+			return q, end, true
 		}
 		return Quantity{}, s.skipJoined(p), false
 	}
@@ -55,13 +56,24 @@ func (s *scanner) numberFirstDate(p int) (Quantity, int, bool) {
 	return Quantity{}, j, false
 }
 
+// The tokens of an ISO 8601 date "2024-02-15", as offsets from its first.
+const (
+	isoYear   = iota // "2024"
+	isoDash1         // "-"
+	isoMonth         // "02"
+	isoDash2         // "-"
+	isoDay           // "15"
+	isoTokens        // the number of tokens
+)
+
 // isoDate reports whether an ISO 8601 date "2024-02-15" starts at p.
 func (s *scanner) isoDate(p int) bool {
-	return s.isNum(p) && len(s.toks[p].text) == 4 && allDigits(s.toks[p].text) &&
-		s.isSym(p+1, "-") && s.attached(p+1) && s.isNum(p+2) && s.attached(p+2) &&
-		len(s.toks[p+2].text) == 2 && allDigits(s.toks[p+2].text) &&
-		s.isSym(p+3, "-") && s.attached(p+3) && s.isNum(p+4) && s.attached(p+4) &&
-		len(s.toks[p+4].text) <= 2 && allDigits(s.toks[p+4].text)
+	year, dash1, month, dash2, day := p+isoYear, p+isoDash1, p+isoMonth, p+isoDash2, p+isoDay
+	return s.isNum(year) && len(s.toks[year].text) == 4 && allDigits(s.toks[year].text) &&
+		s.isSym(dash1, "-") && s.attached(dash1) && s.isNum(month) && s.attached(month) &&
+		len(s.toks[month].text) == 2 && allDigits(s.toks[month].text) &&
+		s.isSym(dash2, "-") && s.attached(dash2) && s.isNum(day) && s.attached(day) &&
+		len(s.toks[day].text) <= 2 && allDigits(s.toks[day].text)
 }
 
 // monthFirstDate reads "January 1, 2024", "Jan. 1st 2024", "March 2023"

@@ -83,35 +83,43 @@ func (s *scanner) each(yield func(q Quantity, ts, te int) bool) {
 // quantity was read.
 func (s *scanner) at(i int) (Quantity, int, bool) {
 	t := s.toks[i]
+	// A quantity may open with one or two tokens before its figure: a
+	// sign, a currency symbol or code, or a prefix and a symbol ("US$").
+	next, second := i+1, i+2
 	switch t.kind {
 	case tNum:
 		return s.number(i)
 	case tWord:
 		if _, ok := foldLookup(startWords, t.text); !ok {
-			return Quantity{}, i + 1, false // most words: one lookup
+			return Quantity{}, next, false // most words: one lookup
 		}
 		if _, ok := foldLookup(months, t.text); ok && isUpper(t.text[0]) {
-			if q, next, ok := s.monthFirstDate(i); ok || next > i+1 {
-				return q, next, ok
+			if q, end, ok := s.monthFirstDate(i); ok || end > next {
+				return q, end, ok
 			}
 		}
-		if _, ok := currencyPrefixWords[t.text]; ok && s.isSym(i+1, "$") && s.attached(i+1) && s.isNum(i+2) {
+		// "US$5"
+		if _, ok := currencyPrefixWords[t.text]; ok && s.isSym(next, "$") && s.attached(next) && s.isNum(second) {
 			return s.number(i)
 		}
-		if f, ok := symbolUnits[t.text]; ok && f.kind == Money && s.isNum(i+1) {
+		// "EUR 5"
+		if f, ok := symbolUnits[t.text]; ok && f.kind == Money && s.isNum(next) {
 			return s.number(i)
 		}
 		return s.wordNumber(i)
 	default:
-		if _, ok := currencySymbols[t.text]; ok && s.isNum(i+1) {
+		// "$5"
+		if _, ok := currencySymbols[t.text]; ok && s.isNum(next) {
 			return s.number(i)
 		}
-		if (t.text == "-" || t.text == "−" || t.text == "+") && s.isNum(i+1) && s.attached(i+1) && s.signable(i) {
+		// "-5", "+5"
+		if (t.text == "-" || t.text == "−" || t.text == "+") && s.isNum(next) && s.attached(next) && s.signable(i) {
 			return s.number(i)
 		}
-		if (t.text == "-" || t.text == "−") && s.attached(i+1) && s.currencyAt(i+1) != "" && s.isNum(i+2) {
+		// "-$5"
+		if (t.text == "-" || t.text == "−") && s.attached(next) && s.currencyAt(next) != "" && s.isNum(second) {
 			return s.number(i)
 		}
-		return Quantity{}, i + 1, false
+		return Quantity{}, next, false
 	}
 }

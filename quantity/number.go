@@ -36,6 +36,10 @@ type part struct {
 	skip        bool // not a quantity; skip to next
 }
 
+// prefixedSymbolTokens is the length of a currency written as a prefix and
+// a symbol: "US" "$".
+const prefixedSymbolTokens = 2
+
 // number reads a quantity whose first token (sign, currency or figure) is
 // at i.
 func (s *scanner) number(i int) (Quantity, int, bool) {
@@ -53,7 +57,7 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	if t := s.toks[p]; t.kind == tWord {
 		if code, ok := currencyPrefixWords[t.text]; ok {
 			currency = code
-			p += 2
+			p += prefixedSymbolTokens
 		} else {
 			currency = symbolUnits[t.text].unit
 			p++
@@ -174,6 +178,7 @@ func (s *scanner) part(p int, currency string) part {
 	return s.after(f, currency)
 }
 
+// after reads what follows figure f: its suffix, scale, hedge, unit and era.
 func (s *scanner) after(f figure, currency string) part {
 	pt := part{figure: f, kind: Number, next: f.next}
 	mult := 1.0
@@ -183,18 +188,20 @@ func (s *scanner) after(f figure, currency string) part {
 	k := f.next
 	if !f.words && s.attached(k) {
 		t := s.toks[k]
+		// A suffix of one token ("1st", "1990s") or two ("1990's").
+		afterSuffix, s2, afterSuffix2 := k+1, k+1, k+2
 		switch {
 		case t.kind == tWord && f.isInt && currency == "" && (t.text == "st" || t.text == "nd" || t.text == "rd" || t.text == "th"):
 			pt.ordinal = true
-			pt.value, pt.step, pt.next = f.v, 1, k+1
+			pt.value, pt.step, pt.next = f.v, 1, afterSuffix
 			return pt
 		case t.kind == tWord && t.text == "s" && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0:
 			pt.decade = true
-			pt.value, pt.step, pt.next = f.v, 10, k+1
+			pt.value, pt.step, pt.next = f.v, 10, afterSuffix
 			return pt
-		case (t.text == "'" || t.text == "’") && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0 && s.isWord(k+1, "s") && s.attached(k+1):
+		case (t.text == "'" || t.text == "’") && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0 && s.isWord(s2, "s") && s.attached(s2):
 			pt.decade = true
-			pt.value, pt.step, pt.next = f.v, 10, k+2
+			pt.value, pt.step, pt.next = f.v, 10, afterSuffix2
 			return pt
 		case t.kind == tWord && currency != "" && currencyScales[t.text] != 0:
 			mult, pt.scaled = currencyScales[t.text], true

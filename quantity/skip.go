@@ -9,14 +9,16 @@ import "strings"
 // marker or a phone number rather than a quantity, and where to resume.
 func (s *scanner) notQuantity(p int) (int, bool) {
 	t := s.toks[p]
-	prev, hasPrev := s.tok(p - 1)
+	// The tokens around the digits: two before, and three after.
+	before2, before, after, after2, after3 := p-2, p-1, p+1, p+2, p+3
+	prev, hasPrev := s.tok(before)
 	// Joined to a word or number: "G7", "CO2", "v1.2", "H1N1".
 	if hasPrev && !t.space && (prev.kind == tWord || prev.kind == tNum) {
 		return s.skipJoined(p), true
 	}
 	// Hyphen-joined to a word: "COVID-19", "B-52", but "mid-2020" is a year.
 	if hasPrev && !t.space && prev.kind == tSym && (prev.text == "-" || prev.text == "_" || prev.text == "/" || prev.text == ".") {
-		if pp, ok := s.tok(p - 2); ok && !prev.space && (pp.kind == tWord || pp.kind == tNum) {
+		if pp, ok := s.tok(before2); ok && !prev.space && (pp.kind == tWord || pp.kind == tNum) {
 			if !(pp.kind == tWord && prev.text == "-" && yearAffixes[strings.ToLower(pp.text)]) {
 				return s.skipJoined(p), true
 			}
@@ -24,33 +26,34 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	}
 	// "#1", "No. 5", "Figure 3", "p. 12".
 	if hasPrev && prev.kind == tSym && prev.text == "#" {
-		return p + 1, true
+		return after, true
 	}
 	if hasPrev && prev.kind == tWord && labelWords[strings.ToLower(prev.text)] && strings.ToLower(prev.text) != "no" {
 		return s.skipJoined(p), true
 	}
-	if hasPrev && prev.kind == tSym && prev.text == "." && p >= 2 && s.toks[p-2].kind == tWord && labelWords[strings.ToLower(s.toks[p-2].text)] {
+	if hasPrev && prev.kind == tSym && prev.text == "." && before2 >= 0 && s.toks[before2].kind == tWord && labelWords[strings.ToLower(s.toks[before2].text)] {
 		return s.skipJoined(p), true
 	}
 	// "[12]" citation markers and "(3)" enumerations.
-	if s.isSym(p-1, "[") && s.isSym(p+1, "]") {
-		return p + 2, true
+	if s.isSym(before, "[") && s.isSym(after, "]") {
+		return after2, true
 	}
-	if s.isSym(p-1, "(") && s.isSym(p+1, ")") && len(t.text) <= 2 {
-		return p + 2, true
+	if s.isSym(before, "(") && s.isSym(after, ")") && len(t.text) <= 2 {
+		return after2, true
 	}
 	// "1." or "2)" opening a line.
-	if t.line && len(t.text) <= 3 && allDigits(t.text) && s.isSym(p+1, ".", ")") && s.attached(p+1) {
-		if n, ok := s.tok(p + 2); !ok || n.space {
-			return p + 2, true
+	if t.line && len(t.text) <= 3 && allDigits(t.text) && s.isSym(after, ".", ")") && s.attached(after) {
+		if n, ok := s.tok(after2); !ok || n.space {
+			return after2, true
 		}
 	}
 	// Times and ratios "10:30", "3:1"; slashed "24/7", "02/15/2024".
-	if s.isSym(p+1, ":", "/") && s.attached(p+1) && s.isNum(p+2) && s.attached(p+2) {
+	if s.isSym(after, ":", "/") && s.attached(after) && s.isNum(after2) && s.attached(after2) {
 		return s.skipJoined(p), true
 	}
-	if s.isWord(p+1, "am", "pm") || (s.isWord(p+1, "a", "p") && s.isSym(p+2, ".") && s.isWord(p+3, "m")) {
-		return p + 2, true
+	// "3 pm", "3 p.m.": resume after the "pm" or the "p".
+	if s.isWord(after, "am", "pm") || (s.isWord(after, "a", "p") && s.isSym(after2, ".") && s.isWord(after3, "m")) {
+		return after2, true
 	}
 	if end, phone := s.phoneRun(p); phone {
 		return end, true
@@ -74,9 +77,11 @@ func (s *scanner) phoneRun(p int) (int, bool) {
 	if s.isoDate(p) {
 		return p, false
 	}
-	if s.isSym(p-1, "(") && s.isNum(p) && len(s.toks[p].text) == 3 && s.isSym(p+1, ")") &&
-		s.isNum(p+2) && len(s.toks[p+2].text) == 3 && s.isSym(p+3, "-", ".") && s.isNum(p+4) && len(s.toks[p+4].text) == 4 {
-		return p + 5, true
+	// "(555) 123-4567", p at the area code.
+	open, area, close, exchange, dash, line, end := p-1, p, p+1, p+2, p+3, p+4, p+5
+	if s.isSym(open, "(") && s.isNum(area) && len(s.toks[area].text) == 3 && s.isSym(close, ")") &&
+		s.isNum(exchange) && len(s.toks[exchange].text) == 3 && s.isSym(dash, "-", ".") && s.isNum(line) && len(s.toks[line].text) == 4 {
+		return end, true
 	}
 	digits, groups := 0, 0
 	for {
