@@ -63,6 +63,19 @@ func fakeNLIModel(r llmtest.Request) llmtest.Reply {
 	return llmtest.Reply{Content: alts[0].Token, Alternatives: alts}
 }
 
+// fakeOpenAIClient is the same fake model behind the fake
+// OpenAI-compatible endpoint: the log-probability judge works over either
+// client.
+func fakeOpenAIClient(t *testing.T) *llm.OpenAI {
+	t.Helper()
+	srv := llmtest.NewOpenAI(t, llmtest.Config{Reply: fakeNLIModel, Models: []string{llmtest.ChatModel, "bespoke-minicheck"}})
+	c, err := llm.NewOpenAI(srv.URL+"/v1", http.DefaultClient, llm.OpenAIConfig{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func fakeOllamaClient(t *testing.T) *llm.Ollama {
 	t.Helper()
 	srv := llmtest.NewOllama(t, llmtest.Config{Reply: fakeNLIModel, Models: []string{llmtest.ChatModel, "bespoke-minicheck"}})
@@ -74,11 +87,15 @@ func fakeOllamaClient(t *testing.T) *llm.Ollama {
 }
 
 func TestOllamaJudgeConformance(t *testing.T) {
-	j, err := nli.NewOllama(fakeOllamaClient(t), nli.OllamaConfig{Model: llmtest.ChatModel}, nil)
-	if err != nil {
-		t.Fatal(err)
+	for name, c := range map[string]nli.LogprobScorer{"ollama": fakeOllamaClient(t), "openai": fakeOpenAIClient(t)} {
+		t.Run(name, func(t *testing.T) {
+			j, err := nli.NewOllama(c, nli.OllamaConfig{Model: llmtest.ChatModel}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			judgetest.Run(t, j, judgetest.Options{Deterministic: true, Semantic: true, Contradiction: true})
+		})
 	}
-	judgetest.Run(t, j, judgetest.Options{Deterministic: true, Semantic: true, Contradiction: true})
 }
 
 func TestMiniCheckJudgeConformance(t *testing.T) {
@@ -92,7 +109,11 @@ func TestMiniCheckJudgeConformance(t *testing.T) {
 		"forced form": {Model: llmtest.ChatModel, Profile: nli.ProfileMiniCheck},
 	} {
 		t.Run(name, func(t *testing.T) {
-			j, err := nli.NewOllama(fakeOllamaClient(t), cfg, nil)
+			var c nli.LogprobScorer = fakeOllamaClient(t)
+			if name == "forced form" {
+				c = fakeOpenAIClient(t) // the profile over the other client
+			}
+			j, err := nli.NewOllama(c, cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,19 +124,37 @@ func TestMiniCheckJudgeConformance(t *testing.T) {
 
 // TestOllamaJudgeConformanceRealServer runs the suite against the Ollama
 // server OLLAMA_HOST names, with VERITY_TEST_OLLAMA_CHAT_MODEL (default
-// llama3.2:1b). A real model is not promised to be deterministic.
+// llama3.2:1b), and the OpenAI-compatible endpoint VERITY_OPENAI_BASE_URL
+// names, with VERITY_OPENAI_API_KEY and VERITY_TEST_OPENAI_CHAT_MODEL
+// (default gpt-4o-mini). A real model is not promised to be deterministic.
 func TestOllamaJudgeConformanceRealServer(t *testing.T) {
-	host := os.Getenv("OLLAMA_HOST")
-	if host == "" {
-		t.Skip("OLLAMA_HOST is not set")
+	servers := map[string]func() (nli.LogprobScorer, string, error){}
+	if host := os.Getenv("OLLAMA_HOST"); host != "" {
+		servers["ollama"] = func() (nli.LogprobScorer, string, error) {
+			c, err := llm.NewOllama(host, http.DefaultClient, llm.OllamaConfig{}, nil)
+			return c, cmp.Or(os.Getenv("VERITY_TEST_OLLAMA_CHAT_MODEL"), "llama3.2:1b"), err
+		}
 	}
-	c, err := llm.NewOllama(host, http.DefaultClient, llm.OllamaConfig{}, nil)
-	if err != nil {
-		t.Fatal(err)
+	if base := os.Getenv("VERITY_OPENAI_BASE_URL"); base != "" {
+		servers["openai"] = func() (nli.LogprobScorer, string, error) {
+			c, err := llm.NewOpenAI(base, http.DefaultClient, llm.OpenAIConfig{APIKey: os.Getenv("VERITY_OPENAI_API_KEY")}, nil)
+			return c, cmp.Or(os.Getenv("VERITY_TEST_OPENAI_CHAT_MODEL"), "gpt-4o-mini"), err
+		}
 	}
-	j, err := nli.NewOllama(c, nli.OllamaConfig{Model: cmp.Or(os.Getenv("VERITY_TEST_OLLAMA_CHAT_MODEL"), "llama3.2:1b")}, nil)
-	if err != nil {
-		t.Fatal(err)
+	if len(servers) == 0 {
+		t.Skip("neither OLLAMA_HOST nor VERITY_OPENAI_BASE_URL is set")
 	}
-	judgetest.Run(t, j, judgetest.Options{Semantic: true, Contradiction: true})
+	for name, open := range servers {
+		t.Run(name, func(t *testing.T) {
+			c, model, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := nli.NewOllama(c, nli.OllamaConfig{Model: model}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			judgetest.Run(t, j, judgetest.Options{Semantic: true, Contradiction: true})
+		})
+	}
 }
