@@ -65,10 +65,10 @@ func Run(t *testing.T, e llm.Embedder, opts Options) {
 				t.Fatalf("vector %d: %v", i, err)
 			}
 		}
-		if c := cosine(vs[0], vs[2]); c < 0.999 {
+		if c := Cosine(vs[0], vs[2]); c < 0.999 {
 			t.Errorf("cosine of one text embedded twice in a batch = %v, want about 1", c)
 		}
-		if c := cosine(vs[0], vs[1]); c > 0.99 {
+		if c := Cosine(vs[0], vs[1]); c > 0.99 {
 			t.Errorf("cosine of different texts = %v, want below 0.99", c)
 		}
 		base = vs
@@ -104,10 +104,10 @@ func Run(t *testing.T, e llm.Embedder, opts Options) {
 				t.Fatalf("%v (the dimension changed between calls?)", err)
 			}
 		}
-		if c := cosine(alone[0], base[1]); c < 0.999 {
+		if c := Cosine(alone[0], base[1]); c < 0.999 {
 			t.Errorf("a text embedded alone and in a batch: cosine %v, want about 1", c)
 		}
-		if c0, c1 := cosine(rev[0], base[1]), cosine(rev[1], base[0]); c0 < 0.999 || c1 < 0.999 {
+		if c0, c1 := Cosine(rev[0], base[1]), Cosine(rev[1], base[0]); c0 < 0.999 || c1 < 0.999 {
 			t.Errorf("texts reversed: cosines %v, %v with their first vectors, want about 1 (out of order?)", c0, c1)
 		}
 	})
@@ -131,7 +131,7 @@ func Run(t *testing.T, e llm.Embedder, opts Options) {
 				t.Fatalf("vector %d: %v", i, err)
 			}
 		}
-		if c0, c1 := cosine(vs[0], base[0]), cosine(vs[149], base[1]); c0 < 0.999 || c1 < 0.999 {
+		if c0, c1 := Cosine(vs[0], base[0]), Cosine(vs[149], base[1]); c0 < 0.999 || c1 < 0.999 {
 			t.Errorf("first and last of a large batch: cosines %v, %v with the same texts embedded apart, want about 1", c0, c1)
 		}
 	})
@@ -166,7 +166,7 @@ func Run(t *testing.T, e llm.Embedder, opts Options) {
 				t.Errorf("caller %d: %d vectors, want 2", c, len(got[c]))
 				continue
 			}
-			if c0, c1 := cosine(got[c][0], base[0]), cosine(got[c][1], base[1]); c0 < 0.999 || c1 < 0.999 {
+			if c0, c1 := Cosine(got[c][0], base[0]), Cosine(got[c][1], base[1]); c0 < 0.999 || c1 < 0.999 {
 				t.Errorf("caller %d: cosines %v, %v with the serial vectors, want about 1", c, c0, c1)
 			}
 		}
@@ -178,7 +178,7 @@ func Run(t *testing.T, e llm.Embedder, opts Options) {
 			if err != nil {
 				t.Fatalf("Embed: %v", err)
 			}
-			if near, far := cosine(vs[0], vs[1]), cosine(vs[0], vs[2]); near <= far {
+			if near, far := Cosine(vs[0], vs[1]), Cosine(vs[0], vs[2]); near <= far {
 				t.Errorf("cosine with a paraphrase %v is not above that with another subject %v", near, far)
 			}
 		})
@@ -199,7 +199,8 @@ func check(v []float32, dim int) error {
 	return nil
 }
 
-func cosine(a, b []float32) float64 {
+// Cosine returns the cosine similarity of a and b, 0 when either is zero.
+func Cosine(a, b []float32) float64 {
 	var dot, na, nb float64
 	for i := range min(len(a), len(b)) {
 		dot += float64(a[i]) * float64(b[i])
