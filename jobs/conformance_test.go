@@ -53,4 +53,3 @@ func TestRiverConformance(t *testing.T) {
 		return r
 	})
 }
-
