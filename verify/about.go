@@ -121,6 +121,13 @@ type word struct {
 	name bool
 	// skip: a stop word, a number or a number word; not a content term.
 	skip bool
+	// upper: written with a capital, wherever it stands.
+	upper bool
+	// surface is the word as written.
+	surface string
+	// part: one part of a hyphenated word ("switching" in
+	// "packet-switching").
+	part bool
 }
 
 // tokens splits text into words: runs of letters, digits, hyphens and
@@ -137,13 +144,14 @@ func tokens(text string) []word {
 			start = start || endsSentence
 			continue
 		}
-		for _, part := range strings.Split(f, "-") {
+		parts := strings.Split(f, "-")
+		for _, part := range parts {
 			if part == "" {
 				continue
 			}
 			r, _ := utf8.DecodeRuneInString(part)
 			lower := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, "'s"), "’s"))
-			w := word{stem: english.Stem(lower, false), name: unicode.IsUpper(r) && !start}
+			w := word{stem: english.Stem(lower, false), name: unicode.IsUpper(r) && !start, upper: unicode.IsUpper(r), surface: part, part: len(parts) > 1}
 			w.skip = stopWords[lower] || numberWord(lower) || utf8.RuneCountInString(lower) < 2
 			out = append(out, w)
 		}
@@ -153,7 +161,9 @@ func tokens(text string) []word {
 }
 
 // numberWord reports whether w is a figure or a word for one: "1937",
-// "9,000", "twelve", "million", "percent", a month name.
+// "9,000", "twelve", "million", "percent", a month name, or the dimension
+// a measure gives ("long" in "1,280 metres long"), which belongs to the
+// figure: "Its main span of 1,280 metres" states the length without it.
 func numberWord(w string) bool {
 	if w == "" {
 		return false
@@ -175,7 +185,8 @@ var figureWords = set(`zero one two three four five six seven eight nine ten ele
 	sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
 	billion trillion dozen dozens half quarter third percent per cent first second third
 	january february march april may june july august september october november december
-	about around roughly nearly almost approximately over under more less than fewer least most some`)
+	about around roughly nearly almost approximately over under more less than fewer least most some
+	long tall wide deep thick`)
 
 var stopWords = set(`a an the and or but nor of to in on at by for with from as into onto over under about above below
 	after before since until between through during without within is are was were be been being am has have had

@@ -16,13 +16,19 @@ const VERDICT_LABEL = {
 const VERDICT_TONE = {
   verified: 'good', false: 'poor', misattributed: 'poor', miscited: 'poor', source_unavailable: 'fair', unsourced: 'fair',
 };
+// SAMPLE cites pages of the demo corpus, which verity reads offline (their
+// reserved example domains resolve nowhere): one claim each source states,
+// one a source contradicts, one whose subject is resolved from the
+// sentence before, and one that cites nothing.
 const SAMPLE = `# Harbour notes
 
-The Golden Gate Bridge opened in 1937 [1]. More than 9,000 active spacecraft orbited Earth at the start of 2024 [2].
+The Golden Gate Bridge crosses the strait at the mouth of San Francisco Bay. It opened in 1937 [1].
+The main span of the Golden Gate Bridge is 2,500 metres long [1].
+More than 9,000 active spacecraft orbited Earth at the start of 2024 [2].
 Our survey found that 73% of visitors walk across the bridge.
 
-[1]: https://example.org/golden-gate-history
-[2]: https://example.org/space-census
+[1]: https://civil-engineering.example.org/landmarks/golden-gate-at-80
+[2]: https://space-agency.example/publications/space-environment-report-2024
 `;
 
 export function render(root, { signal }) {
