@@ -74,3 +74,28 @@ func TestFitThresholds(t *testing.T) {
 		t.Errorf("fit on a set the seed gets right: %+v, want the seed's %+v", th, seed.Thresholds())
 	}
 }
+
+// A passage that gives another figure for the claim's quantity is no
+// agreeing origin, however strongly the judge says it entails the claim.
+func TestMismatchedPassageDoesNotAgree(t *testing.T) {
+	s := New(DefaultConfig(), nil)
+	ok := fitJudged("a.org", 0.9, 0.05)
+	other := fitJudged("b.org", 0.9, 0.05)
+	for _, tc := range []struct {
+		name string
+		num  evidence.NumCheck
+		want int
+	}{
+		{"no figures", evidence.NumCheck{}, 2},
+		{"figures agree", evidence.NumCheck{Applicable: true, OK: true}, 2},
+		{"figure differs", evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "1933", Source: "2024"}}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := other
+			o.Num = tc.num
+			if got := s.Features([]evidence.Judged{ok, o}).AgreeDom; got != tc.want {
+				t.Errorf("agree_dom %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

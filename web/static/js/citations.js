@@ -142,6 +142,9 @@ function renderReport(r) {
         h('div', { class: 'issue-head' }, verdictBadge(c.verdict), c.kind ? h('span', { class: 'muted small', text: c.kind }) : null,
           c.location ? h('span', { class: 'muted small', text: c.location }) : null),
         h('p', { class: 'finding-claim', text: c.claim }),
+        // The claim as checked, when its subject was resolved from the
+        // sentences before ("It opened in 1937." names the bridge).
+        c.resolved ? h('p', { class: 'claim-resolved muted small', text: `Checked as: “${c.resolved}”` }) : null,
         (c.citations || []).length ? h('ul', { class: 'mini-cites' }, c.citations.map((x) => h('li', {},
           x.citation_id ? `${x.citation_id} ` : '', link(x.url, truncate(x.url || '', 80)), ' ', statusBadge(x.status)))) : null)))));
   }
