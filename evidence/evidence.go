@@ -115,7 +115,7 @@ type Judged struct {
 // Conflict is what a passage states differently from the claim in a
 // sentence that is otherwise about the claim's subject and event.
 type Conflict struct {
-	// Kind is [ConflictFigure] or [ConflictName].
+	// Kind is [ConflictFigure], [ConflictName] or [ConflictOpposite].
 	Kind string `json:"kind"`
 	// Claim is the claim's figure or name, Source the passage's.
 	Claim  string `json:"claim"`
@@ -133,6 +133,9 @@ const (
 	// but those of one name, and another name in its place, while
 	// another name of the claim anchors the subject.
 	ConflictName = "name"
+	// ConflictOpposite: the sentence holds every content word of the claim
+	// but one, and that word's antonym in its place ("fell" for "rose").
+	ConflictOpposite = "opposite"
 )
 
 // Why a judged passage is set aside. A passage not about the claim keeps

@@ -87,8 +87,11 @@ func (s *Service) explain(v evidence.Verdict, f evidence.Features, judged, count
 }
 
 func conflictNoun(kind string) string {
-	if kind == evidence.ConflictName {
+	switch kind {
+	case evidence.ConflictName:
 		return "the name"
+	case evidence.ConflictOpposite:
+		return "the opposite word"
 	}
 	return "the figure"
 }
