@@ -76,6 +76,12 @@ on are optimistic.`,
 			if limit < 0 {
 				return errors.New("--limit must be >= 0")
 			}
+			if fit.on && mode != "verdicts" {
+				return errors.New("--fit needs --mode verdicts")
+			}
+			if fit.write != "" && !fit.on {
+				return errors.New("--write-thresholds needs --fit")
+			}
 			if mode == "verdicts" {
 				cfg.nliFile = modelPath
 				fit.judge = builtinJudgeName
