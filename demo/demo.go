@@ -15,7 +15,13 @@
 // lists claims with the verdict the corpus is written to produce.
 package demo
 
-import _ "embed"
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"strings"
+	"sync"
+)
 
 //go:embed corpus.jsonl
 var corpus string
@@ -34,6 +40,38 @@ func Claims() []byte { return []byte(claims) }
 // Corpus returns the demo corpus as JSONL, one source per line. Each call
 // returns a fresh copy that the caller may modify.
 func Corpus() []byte { return []byte(corpus) }
+
+// Page is one demo source as a page at its URL.
+type Page struct {
+	URL, Title, Text string
+}
+
+// pages indexes the demo corpus by URL, once.
+var pages = sync.OnceValue(func() map[string]Page {
+	out := map[string]Page{}
+	sc := bufio.NewScanner(strings.NewReader(corpus))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var p Page
+		if err := json.Unmarshal(sc.Bytes(), &struct {
+			URL   *string `json:"url"`
+			Title *string `json:"title"`
+			Text  *string `json:"text"`
+		}{&p.URL, &p.Title, &p.Text}); err == nil && p.URL != "" {
+			out[p.URL] = p
+		}
+	}
+	return out
+})
+
+// PageAt returns the demo source whose URL is url. The demo URLs are on
+// reserved example domains that resolve nowhere; the citation checker
+// reads a cited demo URL here, so that a document citing the demo corpus
+// (the web UI's sample) can be checked offline.
+func PageAt(url string) (Page, bool) {
+	p, ok := pages()[url]
+	return p, ok
+}
 
 // Example is a claim and the verdict the demo corpus is written to produce
 // for it.

@@ -292,3 +292,15 @@ func TestClaimsBenchmark(t *testing.T) {
 		}
 	}
 }
+
+func TestPageAt(t *testing.T) {
+	p, ok := PageAt("https://civil-engineering.example.org/landmarks/golden-gate-at-80")
+	if !ok || !strings.Contains(p.Text, "1937") || p.Title == "" {
+		t.Errorf("demo page: %+v, %v", p, ok)
+	}
+	for _, u := range []string{"https://example.org/golden-gate-history", "", "https://civil-engineering.example.org/landmarks/"} {
+		if _, ok := PageAt(u); ok {
+			t.Errorf("%q: a page, want none", u)
+		}
+	}
+}

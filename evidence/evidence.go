@@ -105,7 +105,38 @@ type Judged struct {
 	// passage nearly copies (syndication, a press release); agree_dom
 	// counts the two as one origin. Empty when the passage is original.
 	SameOriginAs string `json:"same_origin_as,omitempty"`
+	// Conflict is set when a sentence of the passage states the claim's
+	// event with another figure or another name in one of its roles; the
+	// passage's judgment then counts as a contradiction (see package
+	// verify).
+	Conflict *Conflict `json:"conflict,omitempty"`
 }
+
+// Conflict is what a passage states differently from the claim in a
+// sentence that is otherwise about the claim's subject and event.
+type Conflict struct {
+	// Kind is [ConflictFigure], [ConflictName] or [ConflictOpposite].
+	Kind string `json:"kind"`
+	// Claim is the claim's figure or name, Source the passage's.
+	Claim  string `json:"claim"`
+	Source string `json:"source"`
+	// Sentence is the passage's sentence that states it.
+	Sentence string `json:"sentence"`
+}
+
+// Kinds of [Conflict].
+const (
+	// ConflictFigure: the sentence holds every content word of the claim
+	// and gives the claim's quantity or date another value.
+	ConflictFigure = "figure"
+	// ConflictName: the sentence holds every content word of the claim
+	// but those of one name, and another name in its place, while
+	// another name of the claim anchors the subject.
+	ConflictName = "name"
+	// ConflictOpposite: the sentence holds every content word of the claim
+	// but one, and that word's antonym in its place ("fell" for "rose").
+	ConflictOpposite = "opposite"
+)
 
 // Why a judged passage is set aside. A passage not about the claim keeps
 // its entailment but loses its contradiction; the others count not at all.

@@ -125,7 +125,11 @@ func (s *Scorer) Features(js []evidence.Judged) evidence.Features {
 		f.EMax = math.Max(f.EMax, j.Entail)
 		f.CMax = math.Max(f.CMax, j.Contradict)
 		f.RecMax = math.Max(f.RecMax, j.Recency)
-		if j.Entail >= s.cfg.AgreeEntail && j.Contradict < s.cfg.AgreeContradict {
+		// A passage whose figure for the claim's quantity differs (a
+		// numeric mismatch verify kept as the same slot) does not agree,
+		// whatever its entailment: "completed in 2024" beside "started in
+		// 1933" is not a second origin for the start.
+		if j.Entail >= s.cfg.AgreeEntail && j.Contradict < s.cfg.AgreeContradict && !(j.Num.Applicable && !j.Num.OK) {
 			agree[j.CountingOrigin()] = true
 		}
 	}

@@ -5,9 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/verity-fc/verity/internal/stem"
-
 	"github.com/verity-fc/verity/sentences"
+	"github.com/verity-fc/verity/text"
 )
 
 // Aboutness: how far a passage speaks of the claim's subject and event.
@@ -67,51 +66,36 @@ type window struct {
 
 // bestWindow returns the window of text that covers most of terms. With no
 // terms (a claim of numbers only) every passage is about the claim.
-func bestWindow(terms []term, text string) window {
-	sents := sentences.Texts(text)
+func bestWindow(terms []term, passage string) window {
+	sents := sentences.Texts(passage)
 	if len(sents) == 0 {
-		return window{text: text}
+		return window{text: passage}
 	}
 	if len(terms) == 0 {
-		return window{text: text, about: 1}
-	}
-	stems := make([]map[string]bool, len(sents))
-	for i, s := range sents {
-		stems[i] = map[string]bool{}
-		for _, w := range tokens(s) {
-			stems[i][w.stem] = true
-		}
+		return window{text: passage, about: 1}
 	}
 	var total float64
 	for _, t := range terms {
 		total += t.weight
 	}
-	cover := func(sets ...map[string]bool) float64 {
+	cover := func(w string) float64 {
+		stems := map[string]bool{}
+		for _, tok := range tokens(w) {
+			stems[tok.stem] = true
+		}
 		var got float64
 		for _, t := range terms {
-			for _, s := range sets {
-				if s[t.stem] {
-					got += t.weight
-					break
-				}
+			if stems[t.stem] {
+				got += t.weight
 			}
 		}
 		return got / total
 	}
-	best := window{about: -1}
-	for i := range sents {
-		if a := cover(stems[i]); a > best.about+1e-9 {
-			best = window{text: sents[i], about: a}
-		}
-		if i+1 < len(sents) {
-			// A pair wins only when the second sentence adds a term: the
-			// shorter window is the sharper evidence.
-			if a := cover(stems[i], stems[i+1]); a > best.about+1e-9 {
-				best = window{text: sents[i] + " " + sents[i+1], about: a}
-			}
-		}
-	}
-	return best
+	// A pair wins only when its second sentence adds a term: the shorter
+	// window is the sharper evidence.
+	start, n := text.BestWindow(sents, 1, 2, cover)
+	w := strings.Join(sents[start:start+n], " ")
+	return window{text: w, about: cover(w)}
 }
 
 // word is one token of a text.
@@ -121,14 +105,24 @@ type word struct {
 	name bool
 	// skip: a stop word, a number or a number word; not a content term.
 	skip bool
+	// upper: written with a capital, wherever it stands.
+	upper bool
+	// surface is the word as written.
+	surface string
+	// part: one part of a hyphenated word ("switching" in
+	// "packet-switching").
+	part bool
 }
 
 // tokens splits text into words: runs of letters, digits, hyphens and
-// apostrophes inside a word.
-func tokens(text string) []word {
+// apostrophes inside a word. Stems and stop words are package text's; the
+// splitting is its own because the conflict rules need what
+// text.Tokenize drops: a capital at the start of a sentence ("Vint Cerf
+// proposed"), the word as written and the parts of a hyphenated word.
+func tokens(in string) []word {
 	var out []word
 	start := true // at the start of a sentence
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+	for _, f := range strings.FieldsFunc(in, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\'' && r != '’' && r != '.' && r != ','
 	}) {
 		endsSentence := strings.HasSuffix(f, ".")
@@ -137,13 +131,14 @@ func tokens(text string) []word {
 			start = start || endsSentence
 			continue
 		}
-		for _, part := range strings.Split(f, "-") {
+		parts := strings.Split(f, "-")
+		for _, part := range parts {
 			if part == "" {
 				continue
 			}
 			r, _ := utf8.DecodeRuneInString(part)
 			lower := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, "'s"), "’s"))
-			w := word{stem: stem.English(lower), name: unicode.IsUpper(r) && !start}
+			w := word{stem: text.Stem(lower), name: unicode.IsUpper(r) && !start, upper: unicode.IsUpper(r), surface: part, part: len(parts) > 1}
 			w.skip = stopWords[lower] || numberWord(lower) || utf8.RuneCountInString(lower) < 2
 			out = append(out, w)
 		}
@@ -153,7 +148,9 @@ func tokens(text string) []word {
 }
 
 // numberWord reports whether w is a figure or a word for one: "1937",
-// "9,000", "twelve", "million", "percent", a month name.
+// "9,000", "twelve", "million", "percent", a month name, or the dimension
+// a measure gives ("long" in "1,280 metres long"), which belongs to the
+// figure: "Its main span of 1,280 metres" states the length without it.
 func numberWord(w string) bool {
 	if w == "" {
 		return false
@@ -175,14 +172,24 @@ var figureWords = set(`zero one two three four five six seven eight nine ten ele
 	sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
 	billion trillion dozen dozens half quarter third percent per cent first second third
 	january february march april may june july august september october november december
-	about around roughly nearly almost approximately over under more less than fewer least most some`)
+	about around roughly nearly almost approximately over under more less than fewer least most some
+	long tall wide deep thick`)
 
-var stopWords = set(`a an the and or but nor of to in on at by for with from as into onto over under about above below
+// stopWords are package text's stop words and, as aboutness weighs only
+// what a claim is about, the other function words below.
+var stopWords = union(text.StopWords(), set(`a an the and or but nor of to in on at by for with from as into onto over under about above below
 	after before since until between through during without within is are was were be been being am has have had
 	having do does did doing this that these those it its it's they them their there here he she his her him we us
 	our you your i me my which who whom whose what when where why how not no so than then too very can could may might
 	must shall should will would also just only still yet ever each every all any both either neither some such own
-	same other another one ones s`)
+	same other another one ones s`))
+
+func union(a, b map[string]bool) map[string]bool {
+	for w := range b {
+		a[w] = true
+	}
+	return a
+}
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}

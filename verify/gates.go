@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/verity-fc/verity/evidence"
-	"github.com/verity-fc/verity/sentences"
 )
 
 // Defaults of the gates; see [Limits].
@@ -51,13 +50,30 @@ func (s *Service) gated(claim string, js []evidence.Judged) []evidence.Judged {
 		switch {
 		case claimYear > 0 && !j.PublishedAt.IsZero() && j.PublishedAt.Year() < claimYear:
 			j.SetAside = evidence.SetAsideBeforeClaimTime
-		case j.About < s.limits.MinAbout:
+			continue
+		case s.limits.Conflict > 0:
+			if j.Conflict = conflict(claim, terms, j.Text, j.Num); j.Conflict != nil {
+				// A swapped name is about the claim's event, whatever
+				// share of the claim's words the sentence covers.
+				j.Judgment = conflicted(j.Judgment, s.limits.Conflict)
+				continue
+			}
+		}
+		if j.About < s.limits.MinAbout {
 			j.SetAside = evidence.SetAsideNotAbout
 		}
 	}
 	s.supersede(claim, claimYear > 0, terms, js)
 	nearCopies(js, s.limits.NearCopy)
+	return Counted(js)
+}
 
+// Counted returns the passages of a result (see [evidence.Result.Passages],
+// gated) that count toward its features: those not set aside, with the
+// contradiction of a passage not about the claim moved to neutral and its
+// numeric check dropped. `verity eval --fit` scores them again under other
+// thresholds.
+func Counted(js []evidence.Judged) []evidence.Judged {
 	counted := make([]evidence.Judged, 0, len(js))
 	for _, j := range js {
 		switch j.SetAside {
@@ -71,6 +87,20 @@ func (s *Service) gated(claim string, js []evidence.Judged) []evidence.Judged {
 		counted = append(counted, j)
 	}
 	return counted
+}
+
+// conflicted returns j with its contradiction raised to at least c and
+// its entailment and neutral scaled down to keep the sum at 1.
+func conflicted(j evidence.Judgment, c float64) evidence.Judgment {
+	if j.Contradict >= c {
+		return j
+	}
+	rest := j.Entail + j.Neutral
+	if rest <= 0 {
+		return evidence.Judgment{Contradict: 1}
+	}
+	k := (1 - c) / rest
+	return evidence.Judgment{Entail: j.Entail * k, Contradict: c, Neutral: j.Neutral * k}
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
@@ -172,7 +202,7 @@ func sameSlot(terms []term, text string, nc evidence.NumCheck, minAbout float64)
 	if len(nc.Mismatches) == 0 {
 		return nc
 	}
-	sents := sentences.Texts(text)
+	sents := resolvedSentences(text)
 	var kept []evidence.Mismatch
 	for _, m := range nc.Mismatches {
 		for _, sent := range sents {

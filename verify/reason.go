@@ -33,6 +33,11 @@ func (s *Service) explain(v evidence.Verdict, f evidence.Features, judged, count
 				"%s agreed with the claim, but newer %s contradicts it (%.2f) and supersedes it: between passages that disagree on a time-dependent fact, the newer credible one leads.",
 				cap1(label(old)), label(newer), bestC.Contradict)}
 		}
+		if cf := bestC.Conflict; cf != nil {
+			return evidence.Reason{Code: evidence.ReasonRefuted, Text: fmt.Sprintf(
+				"%s states the claim's event with %s %q where the claim has %q, which counts as contradiction %.2f (Refuted from %.2f), and no passage about the claim entails it strongly.",
+				cap1(label(bestC)), conflictNoun(cf.Kind), cf.Source, cf.Claim, bestC.Contradict, c.RefutedCMax)}
+		}
 		return evidence.Reason{Code: evidence.ReasonRefuted, Text: fmt.Sprintf(
 			"%s contradicts the claim (%.2f, Refuted from %.2f) and no passage about it entails it strongly.",
 			cap1(label(bestC)), bestC.Contradict, c.RefutedCMax)}
@@ -79,6 +84,16 @@ func (s *Service) explain(v evidence.Verdict, f evidence.Features, judged, count
 	return evidence.Reason{Code: evidence.ReasonWeakContradiction, Text: fmt.Sprintf(
 		"The passage that contradicts the claim most, %s, does so at %.2f, below the %.2f Refuted needs; none entails it at %.2f or more.",
 		label(bestC), bestC.Contradict, c.RefutedCMax, c.SupportedEMax)}
+}
+
+func conflictNoun(kind string) string {
+	switch kind {
+	case evidence.ConflictName:
+		return "the name"
+	case evidence.ConflictOpposite:
+		return "the opposite word"
+	}
+	return "the figure"
 }
 
 // strongest returns the passage with the highest key; the zero passage

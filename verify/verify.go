@@ -51,6 +51,10 @@ type Limits struct {
 	// passage counts as a copy of an earlier one, in (0,1]. Default
 	// [DefaultNearCopy]; a negative value turns the check off.
 	NearCopy float64
+	// Conflict is the contradiction a passage counts with when one of its
+	// sentences states the claim's event with another figure or name (see
+	// [DefaultConflict]), in (0,1]. A negative value turns the rule off.
+	Conflict float64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -77,6 +81,12 @@ func (l Limits) withDefaults() Limits {
 		l.NearCopy = DefaultNearCopy
 	case l.NearCopy < 0:
 		l.NearCopy = 0
+	}
+	switch {
+	case l.Conflict == 0 || l.Conflict > 1:
+		l.Conflict = DefaultConflict
+	case l.Conflict < 0:
+		l.Conflict = 0
 	}
 	return l
 }

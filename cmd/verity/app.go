@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -82,7 +83,8 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	}
 	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
 		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
-			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
+			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy,
+			Conflict: cfg.Verify.Conflict})
 
 	f := cfg.Fetch
 	ingest.SetExtractionBudget(f.MaxExtractBytes)
@@ -122,7 +124,12 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	if a.citations, err = citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}); err != nil {
+	var fetcher citations.Fetcher = a.fetcher
+	if cfg.Server.Demo {
+		// The demo corpus is served; its pages are read offline.
+		fetcher = demoPages{next: a.fetcher, now: time.Now}
+	}
+	if a.citations, err = citations.New(citations.Deps{Fetcher: fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("citation checker: %w", err)
 	}

@@ -215,9 +215,9 @@ func (a *app) openModels() error {
 		a.embedder = embedding.NewBuiltin(wordvec.Default())
 	}
 	if a.judge == nil {
-		j, err := nli.LoadBuiltin()
+		j, err := loadJudge(cfg.nliFile)
 		if err != nil {
-			return fmt.Errorf("load built-in NLI model: %w", err)
+			return fmt.Errorf("load NLI model: %w", err)
 		}
 		a.judge = j
 	}

@@ -74,10 +74,14 @@ type Config struct {
 	Verify struct {
 		MaxClaimChars int `koanf:"max_claim_chars"`
 		Citations     int `koanf:"citations"`
-		// MinAbout, Credible and NearCopy tune the gates; see verify.Limits.
+		// MinAbout, Credible, NearCopy and Conflict tune the gates; see
+		// verify.Limits.
 		MinAbout float64 `koanf:"min_about"`
 		Credible float64 `koanf:"credible"`
 		NearCopy float64 `koanf:"near_copy"`
+		// Conflict is the contradiction of a passage that states the
+		// claim's event with another figure or name; see verify.Limits.
+		Conflict float64 `koanf:"conflict"`
 	} `koanf:"verify"`
 	Scoring scoring.Config `koanf:"scoring"`
 	Fetch   struct {
@@ -196,6 +200,10 @@ type Config struct {
 		// and with `verity gc`.
 		Interval time.Duration `koanf:"interval"`
 	} `koanf:"retention"`
+
+	// nliFile is an NLI model file (`verity eval --nli-model`) that
+	// replaces the built-in judge; not a configuration key.
+	nliFile string
 }
 
 func defaultConfig() Config {
@@ -218,7 +226,13 @@ func defaultConfig() Config {
 	c.Retrieval.MaxPerDomain = rd.MaxPerDomain
 	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
 	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
+	c.Verify.Conflict = verify.DefaultConflict
 	c.Scoring = scoring.DefaultConfig()
+	// The verdict thresholds fitted for the built-in judge; the seed's
+	// when the shipped file cannot be read (a test keeps it readable).
+	if t, err := scoring.BuiltinThresholds(); err == nil {
+		c.Scoring = c.Scoring.WithThresholds(t)
+	}
 	c.Fetch.MaxBytes = 10 << 20
 	c.Fetch.Timeout = 20 * time.Second
 	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
@@ -355,8 +369,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("data: must name a directory")
 	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
 		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
-	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
-		return fmt.Errorf("verify.min_about and verify.near_copy must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
+	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Conflict > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
+		return fmt.Errorf("verify.min_about, verify.near_copy and verify.conflict must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
 		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
 	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/scoring"
 )
 
 // TestDemoClaimsBenchmark runs `verity eval --mode verdicts` on an empty
@@ -15,18 +16,19 @@ import (
 // aggregation reach (README, "Demo-claims benchmark"), so a model or
 // scoring change that gives people more wrong answers fails here.
 func TestDemoClaimsBenchmark(t *testing.T) {
-	out, err := runVerity(t, "eval", "--mode", "verdicts", "--json", "--data", t.TempDir())
+	out, err := runVerity(t, "eval", "--mode", "verdicts", "--json", "--fit", "--data", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
 		Set      string              `json:"set"`
 		Policies []eval.PolicyReport `json:"policies"`
+		Fitted   scoring.Thresholds  `json:"fitted"`
 	}
 	if err := json.NewDecoder(strings.NewReader(out)).Decode(&got); err != nil {
 		t.Fatalf("output %q: %v", out, err)
 	}
-	floors := []int{54, 56}
+	floors := []int{69, 70}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
@@ -41,5 +43,17 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 		if r.Correct < floors[i] {
 			t.Errorf("%s: %d of %d claims got their expected verdict, want at least %d", r.Policy, r.Correct, r.N, floors[i])
 		}
+	}
+	// The shipped thresholds are what the fit gives with the built-in
+	// judge: after a change of the judge or the gates, refit them with
+	//   go run ./cmd/verity eval --mode verdicts --fit --data $(mktemp -d) --write-thresholds scoring/thresholds.json
+	shipped, err := scoring.BuiltinThresholds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fitted := got.Fitted
+	fitted.Judge, fitted.Set, shipped.Judge, shipped.Set = "", "", "", ""
+	if fitted != shipped {
+		t.Errorf("scoring/thresholds.json is %+v, the fit gives %+v: refit it (see the comment above)", shipped, fitted)
 	}
 }

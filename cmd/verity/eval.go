@@ -31,6 +31,7 @@ func newEvalCmd() *cobra.Command {
 		set, mode, modelPath string
 		limit, concurrency   int
 		asJSON               bool
+		fit                  fitOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "eval --set FILE.jsonl --mode gold|corpus|verdicts",
@@ -52,7 +53,20 @@ needs two independent origins) and under scoring.supported_min_domains: 1.
 Without --set it runs the demo-claims benchmark that ships with verity
 (demo/claims.jsonl) and, when the corpus is empty, ingests the demo corpus
 first, as serve does. It prints the share of claims verified as expected
-under each policy, per group, and every miss with its reason code.`,
+under each policy, per group, and every miss with its reason code. With
+--nli-model FILE the verify pipeline judges with that model instead of the
+built-in judge.
+
+--fit also fits the verdict thresholds (scoring.agree_entail,
+supported_e_max, supported_c_max, refuted_c_max, contested_e_max,
+contested_c_max) to the set's expected verdicts under both policies: an
+exhaustive search over a grid of 0.05 steps, ties to the seed's numbers. It
+prints them, and --write-thresholds FILE writes them as JSON. The built-in
+judge's thresholds ship as scoring/thresholds.json, written by
+  verity eval --mode verdicts --fit --data $(mktemp -d) --write-thresholds scoring/thresholds.json
+Run it again when the built-in NLI model changes. The demo claims are a
+development set: the figures measured on the set the thresholds were fitted
+on are optimistic.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, _, err := loadFor(cmd)
@@ -62,8 +76,19 @@ under each policy, per group, and every miss with its reason code.`,
 			if limit < 0 {
 				return errors.New("--limit must be >= 0")
 			}
+			if fit.on && mode != "verdicts" {
+				return errors.New("--fit needs --mode verdicts")
+			}
+			if fit.write != "" && !fit.on {
+				return errors.New("--write-thresholds needs --fit")
+			}
 			if mode == "verdicts" {
-				return runVerdicts(cmd, cfg, set, asJSON)
+				cfg.nliFile = modelPath
+				fit.judge = builtinJudgeName
+				if modelPath != "" {
+					fit.judge = modelPath
+				}
+				return runVerdicts(cmd, cfg, set, asJSON, fit)
 			}
 			if set == "" {
 				return errors.New("--set FILE is required")
@@ -121,8 +146,15 @@ under each policy, per group, and every miss with its reason code.`,
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object")
 	fl.StringVar(&modelPath, "nli-model", "", "NLI model file from 'verity train nli' (default: the built-in model)")
 	fl.IntVar(&concurrency, "concurrency", 2, "claims judged at once")
+	fl.BoolVar(&fit.on, "fit", false, "with --mode verdicts: fit the verdict thresholds to the set")
+	fl.StringVar(&fit.write, "write-thresholds", "", "with --fit: write the fitted thresholds to this JSON file")
 	return cmd
 }
+
+// builtinJudgeName names the built-in judge in fitted thresholds: the
+// model nli.LoadBuiltin returns (the feature model today; the aligning
+// network when it measures better on the demo claims, after a refit).
+const builtinJudgeName = "built-in (nli.LoadBuiltin)"
 
 // loadJudge returns the built-in judge, or the one in path when set.
 func loadJudge(path string) (*nli.Builtin, error) {

@@ -72,6 +72,8 @@ func TestEvalErrors(t *testing.T) {
 		{"no set", []string{"eval"}, "--set FILE is required"},
 		{"bad label", []string{"eval", "--set", bad}, `line 1: "label" "MAYBE"`},
 		{"bad mode", []string{"eval", "--set", good, "--mode", "psychic"}, "is not gold, corpus or verdicts"},
+		{"fit outside verdicts", []string{"eval", "--set", good, "--mode", "gold", "--fit"}, "--fit needs --mode verdicts"},
+		{"write without fit", []string{"eval", "--mode", "verdicts", "--write-thresholds", "x.json"}, "--write-thresholds needs --fit"},
 		{"negative limit", []string{"eval", "--set", good, "--limit", "-1"}, "--limit must be >= 0"},
 		{"missing model", []string{"eval", "--set", good, "--nli-model", filepath.Join(t.TempDir(), "none")}, "no such file"},
 	}

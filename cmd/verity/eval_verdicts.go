@@ -15,13 +15,15 @@ import (
 
 	"github.com/verity-fc/verity/demo"
 	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/verify"
 )
 
 // runVerdicts is `verity eval --mode verdicts`: the verdict set at path
 // (the shipped demo claims when empty) under the configured policy and
 // under supported_min_domains: 1.
-func runVerdicts(cmd *cobra.Command, cfg Config, path string, asJSON bool) error {
+func runVerdicts(cmd *cobra.Command, cfg Config, path string, asJSON bool, fit fitOptions) error {
 	set := demo.Claims()
 	name := "demo/claims.jsonl"
 	if path != "" {
@@ -49,10 +51,64 @@ func runVerdicts(cmd *cobra.Command, cfg Config, path string, asJSON bool) error
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"set": name, "policies": reports})
+	out := map[string]any{"set": name, "policies": reports}
+	var fitted *scoring.Thresholds
+	if fit.on {
+		t, err := fitThresholds(cmd.Context(), a.verify, examples)
+		if err != nil {
+			return err
+		}
+		t.Judge, t.Set = fit.judge, name
+		if fit.write != "" {
+			var buf bytes.Buffer
+			if err := t.Write(&buf); err != nil {
+				return err
+			}
+			if err := os.WriteFile(fit.write, buf.Bytes(), 0o644); err != nil {
+				return fmt.Errorf("write thresholds: %w", err)
+			}
+		}
+		fitted = &t
+		out["fitted"] = t
 	}
-	return printVerdictReports(cmd.OutOrStdout(), name, reports)
+	if asJSON {
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(out)
+	}
+	if err := printVerdictReports(cmd.OutOrStdout(), name, reports); err != nil {
+		return err
+	}
+	if fitted != nil {
+		t := fitted
+		fmt.Fprintf(cmd.OutOrStdout(), "\nfitted thresholds (judge %s): agree_entail %.2f, supported_e_max %.2f, supported_c_max %.2f, refuted_c_max %.2f, contested_e_max %.2f, contested_c_max %.2f\n",
+			t.Judge, t.AgreeEntail, t.SupportedEMax, t.SupportedCMax, t.RefutedCMax, t.ContestedEMax, t.ContestedCMax)
+		fmt.Fprintf(cmd.OutOrStdout(), "right with them: %d and %d of %d\n", t.Correct[0], t.Correct[1], t.N)
+	}
+	return nil
+}
+
+// fitOptions are eval's --fit and --write-thresholds.
+type fitOptions struct {
+	on    bool
+	write string
+	judge string
+}
+
+// fitThresholds verifies each claim once and fits the verdict thresholds
+// to the set's expected verdicts (see scoring.FitThresholds): the gates
+// do not read the thresholds, so the passages that count are the same
+// under every setting.
+func fitThresholds(ctx context.Context, v *verify.Service, examples []eval.VerdictExample) (scoring.Thresholds, error) {
+	cases := make([]scoring.FitCase, len(examples))
+	for i, ex := range examples {
+		res, err := v.Verify(ctx, verify.Request{Claim: ex.Claim})
+		if err != nil {
+			return scoring.Thresholds{}, fmt.Errorf("verify %s: %w", ex.ID, err)
+		}
+		cases[i] = scoring.FitCase{Counted: verify.Counted(res.Passages),
+			Want: [2]evidence.Verdict{evidence.Verdict(ex.Expect), evidence.Verdict(ex.ExpectMinDomains1)}}
+	}
+	t, _ := scoring.FitThresholds(cases, v.Scoring())
+	return t, nil
 }
 
 // verdictPolicies are the two policies a verdict set is run under: the

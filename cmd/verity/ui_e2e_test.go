@@ -530,6 +530,23 @@ func TestUI(t *testing.T) {
 			t.Errorf("a loopback citation on verity serve shows statuses %q, want [blocked]", got)
 		}
 
+		// The sample document cites demo pages, which verity serve reads
+		// offline: a person sees each claim's verdict, not unreachable
+		// sources.
+		do(t, ctx, "open the citations page", chromedp.Navigate(base+"/#/citations"), chromedp.WaitVisible(chromedp.ID("cite-doc")))
+		jsEval[chromedp.Void](t, ctx, `[...document.querySelectorAll('button')].find((b) => b.textContent === 'Use a sample document').click()`)
+		do(t, ctx, "check the sample document", chromedp.Click(chromedp.CSS(".view form button[type=submit]")))
+		waitFor(t, ctx, "the sample's report", `document.querySelectorAll('.cite-claim').length >= 5`)
+		verdicts := jsEval[[]string](t, ctx, `[...document.querySelectorAll('.cite-claim')].map((li) => li.dataset.verdict).sort()`)
+		// The bridge's description and the survey cite nothing.
+		if want := []string{"false", "unsourced", "unsourced", "verified", "verified"}; !slices.Equal(verdicts, want) {
+			t.Errorf("the sample document's claims read %q, want %q", verdicts, want)
+		}
+		if got := jsEval[string](t, ctx, `document.querySelector('.claim-resolved')?.textContent ?? ''`); !strings.Contains(got, "The Golden Gate Bridge opened in 1937.") {
+			t.Errorf("the report shows the resolved claim as %q, want the bridge named beside \"It opened in 1937.\"", got)
+		}
+		b.screenshot(t, ctx, "citations-sample")
+
 		// The cited pages are on loopback, which verity serve's fetcher
 		// refuses without fetch.allow_private; so this test wires the app
 		// as serve does, with that setting, and serves it in process.

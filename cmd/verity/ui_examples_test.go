@@ -68,7 +68,7 @@ func TestUIExamples(t *testing.T) {
 	if err := a.seedDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{}, server.Deps{Verifier: a.verify, Sources: a.corpus, FactCheck: a.factcheck, Entail: a.entail, Jury: a.jury}, slog.New(slog.DiscardHandler))
+	srv := server.New(server.Config{}, server.Deps{Verifier: a.verify, Sources: a.corpus, FactCheck: a.factcheck, Entail: a.entail, Jury: a.jury, Citations: a.citations}, slog.New(slog.DiscardHandler))
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	postJSON := func(t *testing.T, path string, body any, out any) {
@@ -144,6 +144,57 @@ func TestUIExamples(t *testing.T) {
 		}
 		if !resolved {
 			t.Error("no sample claim was resolved from the sentence before it")
+		}
+	})
+
+	t.Run("citations sample", func(t *testing.T) {
+		src := uiScript(t, "citations.js")
+		i := strings.Index(src, "const SAMPLE = `")
+		if i < 0 {
+			t.Fatal("no SAMPLE in citations.js")
+		}
+		rest := src[i+len("const SAMPLE = `"):]
+		sample := rest[:strings.Index(rest, "`")]
+		var rep struct {
+			Claims []struct {
+				Claim, Resolved, Verdict string
+				Citations                []struct{ Status string }
+			}
+		}
+		postJSON(t, "/v1/citations", map[string]string{"document": sample}, &rep)
+		// The sample's wording implies these: each cited demo page is read
+		// offline and states or contradicts its claim; the survey cites
+		// nothing.
+		want := map[string]string{
+			"opened in 1937":         "verified",
+			"2,500 metres":           "false",
+			"More than 9,000 active": "verified",
+			"73% of visitors":        "unsourced",
+		}
+		seen := map[string]bool{}
+		for _, c := range rep.Claims {
+			for k, v := range want {
+				if !strings.Contains(c.Claim, k) {
+					continue
+				}
+				seen[k] = true
+				if c.Verdict != v {
+					t.Errorf("sample claim %q: %s, want %s (citations %+v)", c.Claim, c.Verdict, v, c.Citations)
+				}
+				for _, cc := range c.Citations {
+					if cc.Status == "unreachable" || cc.Status == "source_unavailable" {
+						t.Errorf("sample claim %q: a cited page is %s; the demo pages are read offline", c.Claim, cc.Status)
+					}
+				}
+				if k == "opened in 1937" && c.Resolved != "The Golden Gate Bridge opened in 1937." {
+					t.Errorf("\"It opened in 1937.\" resolved to %q, want the bridge named", c.Resolved)
+				}
+			}
+		}
+		for k := range want {
+			if !seen[k] {
+				t.Errorf("no claim with %q in the report: %+v", k, rep.Claims)
+			}
 		}
 	})
 

@@ -33,7 +33,11 @@ the same object as POST /v1/verify.
 Only passages about the claim's subject and event may contradict it
 (verify.min_about); a statement a newer credible passage supersedes does not
 count; a claim that names a year is judged on evidence from that year on;
-near-copies count as one origin (verify.near_copy).
+near-copies count as one origin (verify.near_copy); a sentence that states the
+claim's event with another figure, another name (another year, another
+agent) or the opposite word (fell for rose) counts as a contradiction
+(verify.conflict). The verdict thresholds
+are fitted for the built-in judge (see verity eval --help).
 
 Invalid input exits with status 2 (--k 0 and --top-n 0 included: leave a flag
 out for the configured value), and so does text that is no checkable claim: a

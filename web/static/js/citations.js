@@ -16,13 +16,19 @@ const VERDICT_LABEL = {
 const VERDICT_TONE = {
   verified: 'good', false: 'poor', misattributed: 'poor', miscited: 'poor', source_unavailable: 'fair', unsourced: 'fair',
 };
+// SAMPLE cites pages of the demo corpus, which verity reads offline (their
+// reserved example domains resolve nowhere): one claim each source states,
+// one a source contradicts, one whose subject is resolved from the
+// sentence before, and one that cites nothing.
 const SAMPLE = `# Harbour notes
 
-The Golden Gate Bridge opened in 1937 [1]. More than 9,000 active spacecraft orbited Earth at the start of 2024 [2].
+The Golden Gate Bridge crosses the strait at the mouth of San Francisco Bay. It opened in 1937 [1].
+The main span of the Golden Gate Bridge is 2,500 metres long [1].
+More than 9,000 active spacecraft orbited Earth at the start of 2024 [2].
 Our survey found that 73% of visitors walk across the bridge.
 
-[1]: https://example.org/golden-gate-history
-[2]: https://example.org/space-census
+[1]: https://civil-engineering.example.org/landmarks/golden-gate-at-80
+[2]: https://space-agency.example/publications/space-environment-report-2024
 `;
 
 export function render(root, { signal }) {
@@ -136,6 +142,9 @@ function renderReport(r) {
         h('div', { class: 'issue-head' }, verdictBadge(c.verdict), c.kind ? h('span', { class: 'muted small', text: c.kind }) : null,
           c.location ? h('span', { class: 'muted small', text: c.location }) : null),
         h('p', { class: 'finding-claim', text: c.claim }),
+        // The claim as checked, when its subject was resolved from the
+        // sentences before ("It opened in 1937." names the bridge).
+        c.resolved ? h('p', { class: 'claim-resolved muted small', text: `Checked as: “${c.resolved}”` }) : null,
         (c.citations || []).length ? h('ul', { class: 'mini-cites' }, c.citations.map((x) => h('li', {},
           x.citation_id ? `${x.citation_id} ` : '', link(x.url, truncate(x.url || '', 80)), ' ', statusBadge(x.status)))) : null)))));
   }
