@@ -74,15 +74,13 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.retrievalConfig(), nil))
+	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.Retrieval, nil))
 	cal, err := loadCalibration(cfg.Scoring.Calibration)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
-	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
-		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
-			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy})
+	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare, cfg.Verify)
 
 	f := cfg.Fetch
 	ingest.SetExtractionBudget(f.MaxExtractBytes)
@@ -97,9 +95,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
-	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, factcheck.Config{
-		ExtractorModel: cfg.Models.Extractor, CheckerModels: cfg.checkerModels(), ReporterModel: cfg.Models.Reporter,
-	})
+	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, cfg.factcheckConfig())
 	m := cfg.Models
 	entailModels := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
 	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{Models: entailModels}); err != nil {
@@ -122,7 +118,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	if a.citations, err = citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}); err != nil {
+	if a.citations, err = citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}.WithScoring(cfg.Scoring)); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("citation checker: %w", err)
 	}
