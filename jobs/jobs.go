@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -38,8 +37,16 @@ type Update struct {
 // in the Update.
 type Work func(ctx context.Context, sources []string, report func(Update)) error
 
-// ErrBusy reports that the queue is full; try again later.
-var ErrBusy = errors.New("the ingest queue is full")
+// ErrBusy reports that the queue is full; try again later. Its Busy method
+// tells the HTTP layer to answer 503 without importing this package.
+var ErrBusy error = busyError{}
+
+type busyError struct{}
+
+func (busyError) Error() string { return "the ingest queue is full" }
+
+// Busy reports that trying again later may succeed.
+func (busyError) Busy() bool { return true }
 
 // Config tunes a Local runner. The zero value works.
 type Config struct {

@@ -165,7 +165,9 @@ type StageError struct {
 	Stage   string
 	Model   string
 	Message string
-	Err     error
+	// Store is set when writing the stage failed, not running it.
+	Store bool
+	Err   error
 }
 
 func (e *StageError) Error() string {
@@ -174,12 +176,25 @@ func (e *StageError) Error() string {
 
 func (e *StageError) Unwrap() error { return e.Err }
 
-// Unavailable reports that the failure is the models', not the request's:
-// the server answers 503.
-func (e *StageError) Unavailable() bool { return true }
+// Unavailable reports whether trying again later may succeed, from the
+// real cause: a cause that knows (a backend's error) decides; otherwise a
+// stage whose models all failed is unavailable (the server answers 503),
+// and a stage write that failed for another reason is not (500).
+func (e *StageError) Unavailable() bool {
+	var un interface{ Unavailable() bool }
+	if errors.As(e.Err, &un) {
+		return un.Unavailable()
+	}
+	return !e.Store
+}
 
 // BackendName names what failed for the client.
-func (e *StageError) BackendName() string { return "the " + e.Stage + " stage (" + e.Model + ")" }
+func (e *StageError) BackendName() string {
+	if e.Store {
+		return "the stage store"
+	}
+	return "the " + e.Stage + " stage (" + e.Model + ")"
+}
 
 // Messages of the error event.
 const (
@@ -714,7 +729,7 @@ func (r *run) put(ctx context.Context, typ string, order int, model, role, conte
 		ParsedData: data, ResponseTimeMS: ms, CreatedAt: r.p.deps.Now(),
 	})
 	if err != nil {
-		return &StageError{Stage: typ, Model: "stage store", Message: msgSaveFailed, Err: err}
+		return &StageError{Stage: typ, Model: "stage store", Message: msgSaveFailed, Store: true, Err: err}
 	}
 	return nil
 }
