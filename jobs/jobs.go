@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -36,6 +37,22 @@ type Update struct {
 // error only when the job as a whole failed; a source that fails is counted
 // in the Update.
 type Work func(ctx context.Context, sources []string, report func(Update)) error
+
+// BackendDown is the retry policy of a job whose sources failed: it
+// returns the first of errs, the sources' errors, that comes from a
+// backend that is unavailable (its Unavailable method reports true: a
+// store, a model server), or nil. A Work function returns such an error
+// for the job as a whole, so that the PostgreSQL queue tries the job again
+// later instead of recording the sources as failed for good.
+func BackendDown(errs []error) error {
+	for _, err := range errs {
+		var u interface{ Unavailable() bool }
+		if errors.As(err, &u) && u.Unavailable() {
+			return err
+		}
+	}
+	return nil
+}
 
 // ErrBusy reports that the queue is full; try again later. Its Busy method
 // tells the HTTP layer to answer 503 without importing this package.

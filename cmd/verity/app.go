@@ -57,27 +57,29 @@ type app struct {
 
 // openApp opens the data directory (creating it) and wires the embedded
 // default: SQLite corpus, embedded passage store, built-in embedder and NLI.
-func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
+// Whatever fails, what was opened is closed here, in one place.
+func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err error) {
 	if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	a := &app{cfg: cfg, log: log, metrics: server.NewMetrics()}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
 	if err := a.openCorpus(ctx); err != nil {
-		a.Close()
 		return nil, err
 	}
 	if err := a.openModels(); err != nil {
-		a.Close()
 		return nil, err
 	}
 	if err := a.openPassages(ctx); err != nil {
-		a.Close()
 		return nil, err
 	}
 	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.Retrieval, nil))
 	cal, err := loadCalibration(cfg.Scoring.Calibration)
 	if err != nil {
-		a.Close()
 		return nil, err
 	}
 	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare, cfg.Verify)
@@ -91,7 +93,6 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	}, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
-		a.Close()
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
@@ -99,7 +100,6 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	m := cfg.Models
 	entailModels := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
 	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{Models: entailModels}); err != nil {
-		a.Close()
 		return nil, fmt.Errorf("entailment audit: %w", err)
 	}
 	juryCfg := jury.DefaultConfig()
@@ -115,11 +115,9 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		}
 	}
 	if a.jury, err = a.newJury(juryCfg); err != nil {
-		a.Close()
 		return nil, err
 	}
 	if a.citations, err = citations.New(citations.Deps{Fetcher: a.fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}.WithScoring(cfg.Scoring)); err != nil {
-		a.Close()
 		return nil, fmt.Errorf("citation checker: %w", err)
 	}
 	return a, nil
@@ -203,7 +201,7 @@ func (a *app) ingestWork(ctx context.Context, sources []string, report func(jobs
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if down := backendDown(cause); down != nil {
+	if down := jobs.BackendDown(cause); down != nil {
 		err = fmt.Errorf("sources failed because a backend is unavailable: %w", down)
 	}
 	ended(err)
