@@ -98,9 +98,8 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err err
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
 	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, cfg.factcheckConfig())
 	m := cfg.Models
-	entailModels := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
-	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{Models: entailModels}); err != nil {
-		return nil, fmt.Errorf("entailment audit: %w", err)
+	if a.entail, err = a.newEntail(); err != nil {
+		return nil, err
 	}
 	juryCfg := jury.DefaultConfig()
 	for _, set := range []struct {
@@ -123,6 +122,17 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err err
 	return a, nil
 }
 
+// newEntail builds the entailment audit on the app's models.
+func (a *app) newEntail() (*entail.Pipeline, error) {
+	m := a.cfg.Models
+	models := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
+	p, err := entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: a.log}, entail.Config{Models: models})
+	if err != nil {
+		return nil, fmt.Errorf("entailment audit: %w", err)
+	}
+	return p, nil
+}
+
 // newJury builds a jury with cfg on the app's models.
 func (a *app) newJury(cfg jury.Config) (*jury.Jury, error) {
 	j, err := jury.New(jury.Deps{Chatter: a.chat, NLI: a.judge, Logger: a.log}, cfg)
@@ -143,6 +153,22 @@ func withApp(cmd *cobra.Command, fn func(a *app) error) error {
 		return err
 	}
 	defer a.Close()
+	return fn(a)
+}
+
+// withModels is withApp for commands that use the models only (entail,
+// jury): it wires the chat backends and the NLI judge and opens no store,
+// so that it neither needs nor creates the data directory.
+func withModels(cmd *cobra.Command, fn func(a *app) error) error {
+	cfg, log, err := loadFor(cmd)
+	if err != nil {
+		return err
+	}
+	a := &app{cfg: cfg, log: log, metrics: server.NewMetrics()}
+	defer a.Close()
+	if err := a.openModels(); err != nil {
+		return err
+	}
 	return fn(a)
 }
 
