@@ -68,6 +68,9 @@ type Config struct {
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
+		// ProgressInterval is how often `verity ingest` without a terminal
+		// logs its progress; 0 logs every source.
+		ProgressInterval time.Duration `koanf:"progress_interval"`
 		// Reliability maps domains (suffix match) to a reliability in [0,1].
 		Reliability map[string]float64 `koanf:"reliability"`
 	} `koanf:"ingest"`
@@ -181,7 +184,7 @@ func defaultConfig() Config {
 	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = ingest.DefaultMaxConcurrentFetches, ingest.DefaultMaxBytesInFlight
 	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
 	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
-	c.Ingest.Workers = ingest.DefaultWorkers
+	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultWorkers, 5*time.Second
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
 	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = 1, 5, time.Hour
@@ -316,6 +319,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
 	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
 		return fmt.Errorf("retention.days, retention.upload_days, retention.max_jobs and retention.interval must not be negative")
+	case c.Ingest.ProgressInterval < 0:
+		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
 	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
 		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
 	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:

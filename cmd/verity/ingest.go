@@ -31,7 +31,7 @@ replaces its passages. A source that fails is reported with its reason and
 does not stop the others. A PDF is read for its text layer, title and date
 under hard limits (500 pages, 20 s); a scanned PDF without a text layer fails
 with that reason (no OCR). A progress bar is shown on a terminal; otherwise
-a progress line is logged every few seconds and at the end. Exits with status 1 when any source failed.
+a progress line is logged every ingest.progress_interval (5 s) and at the end. Exits with status 1 when any source failed.
 
 Jobs submitted to the server (POST /v1/ingest) end succeeded, partial (some
 sources failed; each reason is listed) or failed (every source failed).`,
@@ -44,7 +44,7 @@ sources failed; each reason is listed) or failed (every source failed).`,
 					bar *progressbar.ProgressBar
 				)
 				tty := term.IsTerminal(int(os.Stderr.Fd()))
-				throttle := progressThrottle{every: progressEvery}
+				throttle := progressThrottle{every: a.cfg.Ingest.ProgressInterval}
 				progress := func(p ingest.Progress) {
 					mu.Lock()
 					defer mu.Unlock()
@@ -89,9 +89,6 @@ sources failed; each reason is listed) or failed (every source failed).`,
 	bindFlag(f, "workers", "ingest.workers")
 	return cmd
 }
-
-// progressEvery is how often ingest without a terminal logs its progress.
-const progressEvery = 5 * time.Second
 
 // progressThrottle decides when a progress line is logged: the first, then
 // one every interval, and the last (done == total).
