@@ -242,9 +242,7 @@ func (a *app) newRunner(ctx context.Context, work bool) (jobRunner, error) {
 	if work {
 		w = ingestWork
 	}
-	r, err := jobs.NewRiver(ctx, a.pg.Pool(), a.pg, w, jobs.RiverConfig{
-		Workers: a.cfg.Jobs.Workers, MaxAttempts: a.cfg.Jobs.MaxAttempts, JobTimeout: a.cfg.Jobs.Timeout,
-	}, a.log)
+	r, err := jobs.NewRiver(ctx, a.pg.Pool(), a.pg, w, a.cfg.riverConfig(), a.log)
 	if err != nil {
 		return nil, fmt.Errorf("open the ingest queue: %w", err)
 	}

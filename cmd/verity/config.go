@@ -18,6 +18,8 @@ import (
 
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/server"
@@ -183,11 +185,13 @@ func defaultConfig() Config {
 	c.Fetch.RespectRobots = true
 	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = ingest.DefaultMaxConcurrentFetches, ingest.DefaultMaxBytesInFlight
 	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
-	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
+	rd := retention.DefaultConfig()
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
 	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultWorkers, 5*time.Second
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
-	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = 1, 5, time.Hour
+	jd := jobs.DefaultRiverConfig()
+	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = jd.Workers, jd.MaxAttempts, jd.JobTimeout
 	return c
 }
 
@@ -317,18 +321,14 @@ func (c Config) validate() error {
 		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
 	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
 		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
-	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
-		return fmt.Errorf("retention.days, retention.upload_days, retention.max_jobs and retention.interval must not be negative")
+	case c.Retention.Interval < 0:
+		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
 	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
 		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
-	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:
-		return fmt.Errorf("jobs.workers must be between 1 and 64, got %d", c.Jobs.Workers)
-	case c.Jobs.MaxAttempts < 1 || c.Jobs.MaxAttempts > 100:
-		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.Jobs.MaxAttempts)
-	case c.Jobs.Timeout <= 0 || c.Qdrant.Timeout <= 0:
-		return fmt.Errorf("jobs.timeout and qdrant.timeout must be positive")
+	case c.Qdrant.Timeout <= 0:
+		return fmt.Errorf("qdrant.timeout must be positive")
 	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
 		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
@@ -336,7 +336,10 @@ func (c Config) validate() error {
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
-	for _, validate := range []func() error{c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate} {
+	for _, validate := range []func() error{
+		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
+		c.riverConfig().Validate, c.retentionConfig().Validate,
+	} {
 		if err := validate(); err != nil {
 			return err
 		}
@@ -347,6 +350,19 @@ func (c Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// riverConfig is the PostgreSQL queue's configuration; the local runner
+// takes its Workers.
+func (c Config) riverConfig() jobs.RiverConfig {
+	return jobs.RiverConfig{Workers: c.Jobs.Workers, MaxAttempts: c.Jobs.MaxAttempts, JobTimeout: c.Jobs.Timeout}
+}
+
+// retentionConfig is the retention pass's configuration, without its
+// upload directory.
+func (c Config) retentionConfig() retention.Config {
+	r := c.Retention
+	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs}
 }
 
 // factcheckConfig is the pipeline's configuration: the factcheck section

@@ -80,6 +80,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"factcheck global timeout", write("factcheck:\n  global_timeout: 1m\n"), nil, "factcheck.global_timeout"},
 		{"factcheck claims", "", []string{"VERITY_FACTCHECK_MAX_CLAIMS=-1"}, "factcheck.max_claims"},
 		{"too many checkers", "", []string{"VERITY_MODELS_CHECKERS=a,b,c,d,e"}, "models.checkers names 5 models"},
+		{"jobs workers", "", []string{"VERITY_JOBS_WORKERS=0"}, "jobs.workers must be between 1 and 64"},
+		{"retention days", write("retention:\n  days: -1\n"), nil, "retention.days"},
+		{"retention interval", "", []string{"VERITY_RETENTION_INTERVAL=-1s"}, "retention.interval"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
