@@ -84,13 +84,10 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err err
 	}
 	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare, cfg.Verify)
 
-	f := cfg.Fetch
-	ingest.SetExtractionBudget(f.MaxExtractBytes)
-	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
-		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
-		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,
-		MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
-	}, log)
+	ingest.SetExtractionBudget(cfg.Fetch.MaxExtractBytes)
+	fc := cfg.fetchConfig()
+	fc.Observe = a.metrics.ObserveFetch
+	a.fetcher = ingest.NewFetcher(fc, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
 		return nil, fmt.Errorf("ingest.reliability: %w", err)

@@ -179,15 +179,13 @@ func defaultConfig() Config {
 	c.Factcheck = factcheck.DefaultConfig()
 	// The models come from the models section.
 	c.Factcheck.ExtractorModel, c.Factcheck.CheckerModels, c.Factcheck.ReporterModel = "", nil, ""
-	c.Fetch.MaxBytes = ingest.DefaultMaxBytes
-	c.Fetch.Timeout = ingest.DefaultTimeout
-	c.Fetch.UserAgent = ingest.DefaultUserAgent
-	c.Fetch.RespectRobots = true
-	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = ingest.DefaultMaxConcurrentFetches, ingest.DefaultMaxBytesInFlight
+	fd := ingest.DefaultFetchConfig()
+	c.Fetch.MaxBytes, c.Fetch.Timeout, c.Fetch.UserAgent, c.Fetch.RespectRobots = fd.MaxBytes, fd.Timeout, fd.UserAgent, !fd.IgnoreRobots
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = fd.MaxConcurrent, fd.MaxBytesInFlight
 	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
 	rd := retention.DefaultConfig()
 	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
-	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultWorkers, 5*time.Second
+	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
 	jd := jobs.DefaultRiverConfig()
@@ -313,20 +311,12 @@ func (c Config) validate() error {
 	switch {
 	case c.Data == "":
 		return fmt.Errorf("data: must name a directory")
-	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
-		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
-	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
-		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
 	case c.Fetch.MaxExtractBytes < 1:
 		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
-	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
-		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
 	case c.Retention.Interval < 0:
 		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
-	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
-		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
 	case c.Qdrant.Timeout <= 0:
 		return fmt.Errorf("qdrant.timeout must be positive")
 	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
@@ -338,7 +328,8 @@ func (c Config) validate() error {
 	}
 	for _, validate := range []func() error{
 		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
-		c.riverConfig().Validate, c.retentionConfig().Validate,
+		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate,
+		ingest.Config{Workers: c.Ingest.Workers}.Validate,
 	} {
 		if err := validate(); err != nil {
 			return err
@@ -350,6 +341,15 @@ func (c Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// fetchConfig is the fetcher's configuration.
+func (c Config) fetchConfig() ingest.FetchConfig {
+	f := c.Fetch
+	return ingest.FetchConfig{
+		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout, UserAgent: f.UserAgent,
+		IgnoreRobots: !f.RespectRobots, MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
+	}
 }
 
 // riverConfig is the PostgreSQL queue's configuration; the local runner
