@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 	"github.com/viterin/vek/vek32"
 
 	"github.com/verity-fc/verity/evidence"
@@ -239,10 +239,10 @@ func (e *Embedded) pruneTerms(ctx context.Context, terms []string) ([]string, er
 	}
 	keys := make([]any, 0, 2*len(terms))
 	ps := make([]string, 0, 2*len(terms))
-	stem := make([]string, len(terms))
+	stems := make([]string, len(terms))
 	for i, t := range terms {
-		stem[i] = english.Stem(t, false)
-		for _, k := range []string{stem[i], t} {
+		stems[i] = stem.English(t)
+		for _, k := range []string{stems[i], t} {
 			keys = append(keys, k)
 			ps = append(ps, fmt.Sprintf("$%d", len(keys)))
 		}
@@ -267,7 +267,7 @@ func (e *Embedded) pruneTerms(ctx context.Context, terms []string) ([]string, er
 	df := make([]int, len(terms))
 	total := 0
 	for i, t := range terms {
-		n, ok := docs[stem[i]]
+		n, ok := docs[stems[i]]
 		if !ok {
 			n = docs[t]
 		}

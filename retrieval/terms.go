@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 )
 
 // Limits on the terms taken from query text.
@@ -63,7 +63,7 @@ func matchTerms(terms []string) string {
 func stems(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range contentTerms(s, max) {
-		out[english.Stem(t, false)] = true
+		out[stem.English(t)] = true
 	}
 	return out
 }

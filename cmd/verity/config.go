@@ -19,6 +19,7 @@ import (
 	"github.com/verity-fc/verity/agents/factcheck"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/jobs"
+	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
@@ -99,6 +100,10 @@ type Config struct {
 		// Host is the Ollama server: "", host, host:port or a URL
 		// (OLLAMA_HOST also sets it); empty configures no Ollama backend.
 		Host string `koanf:"host"`
+		// Timeout and ConnectTimeout bound each HTTP call to Ollama
+		// (llm.HTTPConfig).
+		Timeout        time.Duration `koanf:"timeout"`
+		ConnectTimeout time.Duration `koanf:"connect_timeout"`
 	} `koanf:"ollama"`
 	OpenAI struct {
 		// BaseURL is an OpenAI-compatible endpoint, e.g.
@@ -106,6 +111,10 @@ type Config struct {
 		// configures no such backend.
 		BaseURL string `koanf:"base_url"`
 		APIKey  string `koanf:"api_key"`
+		// Timeout and ConnectTimeout bound each HTTP call to the endpoint
+		// (llm.HTTPConfig).
+		Timeout        time.Duration `koanf:"timeout"`
+		ConnectTimeout time.Duration `koanf:"connect_timeout"`
 	} `koanf:"openai"`
 	// Models name the model of each role: "ollama/NAME" or "openai/NAME",
 	// or a bare NAME for the default backend (Ollama when configured, else
@@ -188,6 +197,9 @@ func defaultConfig() Config {
 	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
+	hd := llm.DefaultHTTPConfig()
+	c.Ollama.Timeout, c.Ollama.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
+	c.OpenAI.Timeout, c.OpenAI.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
 	jd := jobs.DefaultRiverConfig()
 	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = jd.Workers, jd.MaxAttempts, jd.JobTimeout
 	return c
@@ -326,6 +338,12 @@ func (c Config) validate() error {
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
+	if err := c.ollamaHTTP().Validate(); err != nil {
+		return fmt.Errorf("ollama.timeout, ollama.connect_timeout: %w", err)
+	}
+	if err := c.openAIHTTP().Validate(); err != nil {
+		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
+	}
 	for _, validate := range []func() error{
 		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
 		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate,
@@ -439,3 +457,12 @@ func maskURL(s string) string {
 var passwordParam = regexp.MustCompile(`((?:^|[?&\s])(?:ssl)?password=)[^&\s]*`)
 
 func environ() []string { return os.Environ() }
+
+// ollamaHTTP and openAIHTTP are the bounds of the model clients' HTTP calls.
+func (c Config) ollamaHTTP() llm.HTTPConfig {
+	return llm.HTTPConfig{Timeout: c.Ollama.Timeout, ConnectTimeout: c.Ollama.ConnectTimeout}
+}
+
+func (c Config) openAIHTTP() llm.HTTPConfig {
+	return llm.HTTPConfig{Timeout: c.OpenAI.Timeout, ConnectTimeout: c.OpenAI.ConnectTimeout}
+}
