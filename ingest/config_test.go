@@ -3,32 +3,17 @@ package ingest
 import (
 	"strings"
 	"testing"
+
+	"github.com/verity-fc/verity/internal/configtest"
 )
 
 func TestFetchConfigValidate(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*FetchConfig)
-		want string // "" for valid
-	}{
-		{"defaults", func(*FetchConfig) {}, ""},
-		{"no timeout", func(c *FetchConfig) { c.Timeout = 0 }, "fetch.timeout"},
-		{"no concurrency", func(c *FetchConfig) { c.MaxConcurrent = 0 }, "fetch.max_concurrent"},
-		{"budget under one body", func(c *FetchConfig) { c.MaxBytesInFlight = c.MaxBytes - 1 }, "fetch.max_bytes_in_flight"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := DefaultFetchConfig()
-			tt.edit(&c)
-			err := c.Validate()
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatalf("Validate() = %v, want nil", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Fatalf("Validate() = %v, want an error naming %s", err, tt.want)
-			}
-		})
-	}
+	configtest.Validate(t, DefaultFetchConfig, []configtest.Case[FetchConfig]{
+		{Name: "defaults", Edit: func(*FetchConfig) {}, Want: ""},
+		{Name: "no timeout", Edit: func(c *FetchConfig) { c.Timeout = 0 }, Want: "fetch.timeout"},
+		{Name: "no concurrency", Edit: func(c *FetchConfig) { c.MaxConcurrent = 0 }, Want: "fetch.max_concurrent"},
+		{Name: "budget under one body", Edit: func(c *FetchConfig) { c.MaxBytesInFlight = c.MaxBytes - 1 }, Want: "fetch.max_bytes_in_flight"},
+	})
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("DefaultConfig: %v", err)
 	}

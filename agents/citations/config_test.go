@@ -1,36 +1,19 @@
 package citations
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/verity-fc/verity/internal/configtest"
 	"github.com/verity-fc/verity/scoring"
 )
 
 func TestConfigValidate(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*Config)
-		want string // "" for valid
-	}{
-		{"defaults", func(*Config) {}, ""},
-		{"entail above 1", func(c *Config) { c.VerifyEntail = 1.2 }, "VerifyEntail"},
-		{"overlap zero", func(c *Config) { c.MinOverlap = 0 }, "MinOverlap"},
-		{"no parallelism", func(c *Config) { c.Parallel = 0 }, "Parallel"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := DefaultConfig()
-			tt.edit(&c)
-			err := c.Validate()
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatalf("Validate() = %v, want nil", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Fatalf("Validate() = %v, want an error naming %s", err, tt.want)
-			}
-		})
-	}
+	configtest.Validate(t, DefaultConfig, []configtest.Case[Config]{
+		{Name: "defaults", Edit: func(*Config) {}, Want: ""},
+		{Name: "entail above 1", Edit: func(c *Config) { c.VerifyEntail = 1.2 }, Want: "VerifyEntail"},
+		{Name: "overlap zero", Edit: func(c *Config) { c.MinOverlap = 0 }, Want: "MinOverlap"},
+		{Name: "no parallelism", Edit: func(c *Config) { c.Parallel = 0 }, Want: "Parallel"},
+	})
 }
 
 // TestThresholdsFromScoring checks that the checker's thresholds are the
