@@ -71,6 +71,24 @@ type FetchConfig struct {
 	Observe func(status string)
 }
 
+// DefaultFetchConfig returns the defaults the zero FetchConfig stands for.
+func DefaultFetchConfig() FetchConfig { return FetchConfig{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as
+// verity's configuration does (fetch.max_bytes). It checks the values as
+// given: start from DefaultFetchConfig.
+func (c FetchConfig) Validate() error {
+	switch {
+	case c.Timeout <= 0 || c.MaxBytes <= 0:
+		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
+	case c.MaxConcurrent < 1 || c.MaxConcurrent > 1024:
+		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.MaxConcurrent)
+	case c.MaxBytesInFlight < c.MaxBytes:
+		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.MaxBytesInFlight, c.MaxBytes)
+	}
+	return nil
+}
+
 func (c FetchConfig) withDefaults() FetchConfig {
 	if c.MaxBytes <= 0 {
 		c.MaxBytes = DefaultMaxBytes

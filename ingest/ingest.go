@@ -78,6 +78,19 @@ type Config struct {
 	Now func() time.Time
 }
 
+// DefaultConfig returns the defaults the zero Config stands for.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// Validate reports a Workers out of range, naming it as verity's
+// configuration does (ingest.workers). It checks the values as given:
+// start from DefaultConfig.
+func (c Config) Validate() error {
+	if c.Workers < 1 || c.Workers > 64 {
+		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Workers)
+	}
+	return nil
+}
+
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
 		c.Workers = DefaultWorkers

@@ -38,8 +38,32 @@ type Update struct {
 // in the Update.
 type Work func(ctx context.Context, sources []string, report func(Update)) error
 
-// ErrBusy reports that the queue is full; try again later.
-var ErrBusy = errors.New("the ingest queue is full")
+// BackendDown is the retry policy of a job whose sources failed: it
+// returns the first of errs, the sources' errors, that comes from a
+// backend that is unavailable (its Unavailable method reports true: a
+// store, a model server), or nil. A Work function returns such an error
+// for the job as a whole, so that the PostgreSQL queue tries the job again
+// later instead of recording the sources as failed for good.
+func BackendDown(errs []error) error {
+	for _, err := range errs {
+		var u interface{ Unavailable() bool }
+		if errors.As(err, &u) && u.Unavailable() {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrBusy reports that the queue is full; try again later. Its Busy method
+// tells the HTTP layer to answer 503 without importing this package.
+var ErrBusy error = busyError{}
+
+type busyError struct{}
+
+func (busyError) Error() string { return "the ingest queue is full" }
+
+// Busy reports that trying again later may succeed.
+func (busyError) Busy() bool { return true }
 
 // Config tunes a Local runner. The zero value works.
 type Config struct {

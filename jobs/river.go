@@ -56,6 +56,24 @@ type RiverConfig struct {
 	StopTimeout time.Duration
 }
 
+// DefaultRiverConfig returns the defaults the zero RiverConfig stands for.
+func DefaultRiverConfig() RiverConfig { return RiverConfig{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as
+// verity's configuration does (jobs.workers). It checks the values as
+// given: start from DefaultRiverConfig.
+func (c RiverConfig) Validate() error {
+	switch {
+	case c.Workers < 1 || c.Workers > 64:
+		return fmt.Errorf("jobs.workers must be between 1 and 64, got %d", c.Workers)
+	case c.MaxAttempts < 1 || c.MaxAttempts > 100:
+		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.MaxAttempts)
+	case c.JobTimeout <= 0:
+		return fmt.Errorf("jobs.timeout must be positive, got %v", c.JobTimeout)
+	}
+	return nil
+}
+
 func (c RiverConfig) withDefaults() RiverConfig {
 	if c.Workers <= 0 {
 		c.Workers = 1

@@ -125,6 +125,10 @@ func (e *SchemaError) Error() string {
 
 func (e *SchemaError) Unwrap() error { return e.Err }
 
+// Schema names the model and the attempts it was given, for the HTTP
+// layer's 502 message.
+func (e *SchemaError) Schema() (model string, attempts int) { return e.Model, e.Attempts }
+
 // statusError is an HTTP error status with the backend's message. The
 // official clients' own errors leave the message out (openai-go) or the
 // status (Ollama's non-streamed calls); this gives both, and unwraps to the

@@ -34,12 +34,21 @@ func NewRouter(def Chatter, byPrefix map[string]Chatter) *Router {
 	return &Router{def: def, byPrefix: maps.Clone(byPrefix)}
 }
 
+// SplitModel splits a model name "BACKEND/NAME" into the backend and the
+// backend's own name for the model when the part before the first "/" is
+// one of backends. Otherwise backend is "" and name is model: a bare name,
+// or one with a slash of its own ("hf.co/org/m").
+func SplitModel(model string, backends ...string) (backend, name string) {
+	if prefix, rest, ok := strings.Cut(model, "/"); ok && slices.Contains(backends, prefix) {
+		return prefix, rest
+	}
+	return "", model
+}
+
 // Resolve returns the backend for model and the model's name on it.
 func (r *Router) Resolve(model string) (Chatter, string, error) {
-	if prefix, rest, ok := strings.Cut(model, "/"); ok {
-		if c, ok := r.byPrefix[prefix]; ok {
-			return c, rest, nil
-		}
+	if prefix, rest := SplitModel(model, slices.Collect(maps.Keys(r.byPrefix))...); prefix != "" {
+		return r.byPrefix[prefix], rest, nil
 	}
 	if r.def == nil {
 		return nil, "", fmt.Errorf("model %q names no configured backend (%s) and there is no default backend", model, r.prefixes())

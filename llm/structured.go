@@ -27,6 +27,18 @@ type StructuredOptions struct {
 	AllowUnknownFields bool
 	// Logger receives a debug line per failed attempt. Default: discard.
 	Logger *slog.Logger
+	// Strict applies seed 000's rule to each reply (see DecodeStrict):
+	// exactly one JSON object, no markdown and no text around it, no
+	// unknown field, no required field missing or null. By default the
+	// JSON value is looked for inside code fences or prose. In strict mode
+	// the request's schema is optional.
+	Strict bool
+	// Check, when set, runs on each decoded reply (a pointer of out's type)
+	// before it is accepted; an error is sent back and retried like a
+	// schema violation. It carries the checks that depend on the caller's
+	// inputs (statements copied word for word, an auditor that only
+	// downgrades).
+	Check func(v any) error
 }
 
 // Structured asks c for a reply satisfying req.Schema (a JSON schema, which
@@ -38,15 +50,18 @@ type StructuredOptions struct {
 // *SchemaError. Backend errors are returned at once. The reply is data: it
 // is parsed and validated, never acted on.
 func Structured(ctx context.Context, c Chatter, req ChatRequest, out any, opts StructuredOptions) error {
-	if len(req.Schema) == 0 {
+	if len(req.Schema) == 0 && !opts.Strict {
 		return errors.New("structured reply: the request has no schema")
 	}
 	if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
 		return fmt.Errorf("structured reply: out must be a non-nil pointer, got %T", out)
 	}
-	schema, err := compileSchema(req.Schema)
-	if err != nil {
-		return fmt.Errorf("structured reply: %w", err)
+	var schema *jsonschema.Schema
+	if len(req.Schema) > 0 {
+		var err error
+		if schema, err = compileSchema(req.Schema); err != nil {
+			return fmt.Errorf("structured reply: %w", err)
+		}
 	}
 	retries := opts.Retries
 	switch {
@@ -68,22 +83,29 @@ func Structured(ctx context.Context, c Chatter, req ChatRequest, out any, opts S
 		if err != nil {
 			return fmt.Errorf("structured reply: %w", err)
 		}
-		last = decodeReply(resp.Content, schema, out, !opts.AllowUnknownFields)
+		feedback := retryPrompt
+		if opts.Strict {
+			last = acceptStrict(resp.Content, schema, out, opts.Check)
+			feedback = strictRetryPrompt
+		} else {
+			last = decodeReply(resp.Content, schema, out, !opts.AllowUnknownFields, opts.Check)
+		}
 		if last == nil {
 			return nil
 		}
 		log.Debug("structured reply rejected", "model", req.Model, "attempt", attempts, "err", last)
 		req.Messages = append(slices.Clip(req.Messages),
 			Message{Role: "assistant", Content: clip(resp.Content, 4<<10)},
-			Message{Role: "user", Content: retryPrompt(last, req.Schema)},
+			Message{Role: "user", Content: feedback(last, req.Schema)},
 		)
 	}
 	return &SchemaError{Model: req.Model, Attempts: attempts, Err: last}
 }
 
-// decodeReply finds the JSON value in reply, validates it against schema
-// and decodes it into out, which it changes only on success.
-func decodeReply(reply string, schema *jsonschema.Schema, out any, strict bool) error {
+// decodeReply finds the JSON value in reply, validates it against schema,
+// decodes it and runs check (when set) on it; it changes out only on
+// success.
+func decodeReply(reply string, schema *jsonschema.Schema, out any, strict bool, check func(any) error) error {
 	raw, err := extractJSON(reply)
 	if err != nil {
 		return err
@@ -103,7 +125,59 @@ func decodeReply(reply string, schema *jsonschema.Schema, out any, strict bool) 
 	if err := dec.Decode(target.Interface()); err != nil {
 		return fmt.Errorf("reply does not fit %s: %w", target.Type().Elem(), err)
 	}
+	if check != nil {
+		if err := check(target.Interface()); err != nil {
+			return err
+		}
+	}
 	reflect.ValueOf(out).Elem().Set(target.Elem())
+	return nil
+}
+
+// acceptStrict decodes reply under seed 000's rule (see DecodeStrict),
+// runs check (when set) and validates the reply against schema (when set);
+// it changes out only on success.
+func acceptStrict(reply string, schema *jsonschema.Schema, out any, check func(any) error) error {
+	target := reflect.New(reflect.TypeOf(out).Elem())
+	if err := decodeStrict(reply, target.Interface()); err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(target.Interface()); err != nil {
+			return err
+		}
+	}
+	if schema != nil {
+		if err := validateReply(schema, reply); err != nil {
+			return err
+		}
+	}
+	reflect.ValueOf(out).Elem().Set(target.Elem())
+	return nil
+}
+
+// ValidateReply checks the JSON value reply against schema, a
+// self-contained JSON schema (draft 2020-12 unless it says otherwise).
+func ValidateReply(schema json.RawMessage, reply string) error {
+	s, err := compileSchema(schema)
+	if err != nil {
+		return err
+	}
+	return validateReply(s, reply)
+}
+
+func validateReply(schema *jsonschema.Schema, reply string) error {
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(reply))
+	if err != nil {
+		return fmt.Errorf("the reply is not valid JSON: %v", err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return fmt.Errorf("the reply breaks the schema: %s", clip(strings.Join(strings.Fields(ve.Error()), " "), 500))
+		}
+		return fmt.Errorf("the reply breaks the schema: %v", err)
+	}
 	return nil
 }
 
@@ -142,6 +216,12 @@ func extractJSON(s string) (json.RawMessage, error) {
 		start += 1 + next
 	}
 	return nil, fmt.Errorf("reply is not JSON: %w", first)
+}
+
+// strictRetryPrompt tells the model what was wrong with its reply under
+// seed 000's rule.
+func strictRetryPrompt(problem error, _ json.RawMessage) string {
+	return "That reply is not valid: " + clip(problem.Error(), 2<<10) + ". Reply again with the corrected JSON object only: no markdown, no text before or after it."
 }
 
 // retryPrompt tells the model what was wrong with its reply.

@@ -185,3 +185,60 @@ func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && cmp.Equal(x, y)
 }
+
+// TestStructuredStrict: seed 000's strict mode refuses what the lenient
+// mode finds inside fences or prose, requires every field without
+// omitempty, needs no schema, and retries what the caller's Check refuses.
+func TestStructuredStrict(t *testing.T) {
+	strictOpts := func(check func(any) error) llm.StructuredOptions {
+		return llm.StructuredOptions{Strict: true, Check: check}
+	}
+	notRefuted := func(v any) error {
+		if v.(*verdict).Verdict == "refuted" {
+			return errors.New(`verdict: must not be "refuted" here`)
+		}
+		return nil
+	}
+	tests := []struct {
+		name     string
+		replies  []string
+		schema   json.RawMessage
+		check    func(any) error
+		want     verdict
+		attempts int
+		fail     bool
+		feedback string // in the second request's last message
+	}{
+		{name: "plain", replies: []string{`{"verdict": "supported", "confidence": 0.5}`}, want: verdict{"supported", 0.5}, attempts: 1},
+		{name: "no schema needed", replies: []string{`{"verdict": "refuted", "confidence": 1}`}, want: verdict{"refuted", 1}, attempts: 1},
+		{name: "fence refused", replies: []string{"```json\n{\"verdict\": \"refuted\", \"confidence\": 1}\n```", `{"verdict": "refuted", "confidence": 1}`}, want: verdict{"refuted", 1}, attempts: 2, feedback: "nothing else"},
+		{name: "missing field", replies: []string{`{"verdict": "refuted"}`}, attempts: 3, fail: true, feedback: "confidence: is required"},
+		{name: "schema", replies: []string{`{"verdict": "maybe", "confidence": 1}`, `{"verdict": "supported", "confidence": 1}`}, schema: verdictSchema, want: verdict{"supported", 1}, attempts: 2, feedback: "breaks the schema"},
+		{name: "check", replies: []string{`{"verdict": "refuted", "confidence": 1}`, `{"verdict": "supported", "confidence": 1}`}, check: notRefuted, want: verdict{"supported", 1}, attempts: 2, feedback: `must not be "refuted"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &scripted{replies: tt.replies}
+			var got verdict
+			err := llm.Structured(context.Background(), c, llm.ChatRequest{Model: "m", Schema: tt.schema}, &got, strictOpts(tt.check))
+			var se *llm.SchemaError
+			if tt.fail != errors.As(err, &se) || (!tt.fail && err != nil) {
+				t.Fatalf("err = %v, want failure %v", err, tt.fail)
+			}
+			if len(c.reqs) != tt.attempts {
+				t.Errorf("%d chat calls, want %d", len(c.reqs), tt.attempts)
+			}
+			if !tt.fail {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("(-want +got):\n%s", diff)
+				}
+			}
+			if tt.feedback != "" {
+				msgs := c.reqs[1].Messages
+				if msg := msgs[len(msgs)-1].Content; !strings.Contains(msg, tt.feedback) || !strings.Contains(msg, "no markdown") {
+					t.Errorf("feedback %q, want it to say %q", msg, tt.feedback)
+				}
+			}
+		})
+	}
+}

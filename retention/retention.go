@@ -49,6 +49,20 @@ type Config struct {
 	Now func() time.Time
 }
 
+// DefaultConfig returns what verity keeps by default: fact-check stages
+// and finished job records for 30 days, at most 10,000 finished job
+// records, uploads until their job ends.
+func DefaultConfig() Config { return Config{Days: 30, MaxJobs: 10000} }
+
+// Validate reports a negative bound, naming it as verity's configuration
+// does (retention.days).
+func (c Config) Validate() error {
+	if c.Days < 0 || c.UploadDays < 0 || c.MaxJobs < 0 {
+		return fmt.Errorf("retention.days, retention.upload_days and retention.max_jobs must not be negative")
+	}
+	return nil
+}
+
 // Collector prunes per its Config.
 type Collector struct {
 	store Store

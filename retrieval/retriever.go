@@ -24,36 +24,37 @@ type Embedder interface {
 const MaxTopN = 20
 
 // Config tunes the Retriever. The zero value gives the defaults below, which
-// are seed 004's: k >= 20 candidates, re-ranked to the top 5-8.
+// are seed 004's: k >= 20 candidates, re-ranked to the top 5-8. The koanf
+// tags are the keys of the retrieval section of verity's configuration.
 type Config struct {
 	// K is the number of passages retrieved before filtering, 1..MaxK;
 	// default 20.
-	K int
+	K int `koanf:"k"`
 	// TopN is the number of passages returned for judging, 1..MaxTopN;
 	// default 6.
-	TopN int
+	TopN int `koanf:"top_n"`
 	// MinChars and MaxChars bound a passage's length in characters (runes,
 	// surrounding space not counted); shorter or longer passages are
 	// dropped. Defaults 40 and 2000; a negative value removes that bound.
-	MinChars int
-	MaxChars int
+	MinChars int `koanf:"min_chars"`
+	MaxChars int `koanf:"max_chars"`
 	// RecencyHalfLifeDays is the age at which the recency weight halves;
 	// default 730 (two years), a mild decay.
-	RecencyHalfLifeDays float64
+	RecencyHalfLifeDays float64 `koanf:"recency_half_life_days"`
 	// UnknownDateRecency is the recency weight of an undated passage, in
 	// [0,1]; default 0.5, neither fresh nor stale.
-	UnknownDateRecency float64
+	UnknownDateRecency float64 `koanf:"unknown_date_recency"`
 	// MaxPerURL is how many passages one document may contribute; default
 	// 1. A passage without a URL is keyed by its source ID. Negative means
 	// no limit.
-	MaxPerURL int
+	MaxPerURL int `koanf:"max_per_url"`
 	// MaxPerDomain is how many passages one origin (domain, or the source
 	// for a source without one; see evidence.Origin) may contribute; default
 	// 2, so that one site cannot fill the judged set and agree_dom counts
 	// independent origins. Negative means no limit.
-	MaxPerDomain int
+	MaxPerDomain int `koanf:"max_per_domain"`
 	// Blend weighs the re-ranking score; see Blend.
-	Blend Blend
+	Blend Blend `koanf:"blend"`
 }
 
 // Blend weighs the parts of the re-ranking score,
@@ -69,23 +70,35 @@ type Config struct {
 // where dense similarity drifts off topic, and recency only breaks near-ties
 // (the seed's "mild time decay").
 type Blend struct {
-	Relevance, Overlap, Recency float64
+	Relevance float64 `koanf:"relevance"`
+	Overlap   float64 `koanf:"overlap"`
+	Recency   float64 `koanf:"recency"`
 }
 
 // DefaultConfig returns the defaults the zero Config stands for.
 func DefaultConfig() Config { return Config{}.withDefaults() }
 
 // Validate reports a K or TopN out of range as an *evidence.InputError
-// naming "k" or "top_n"; TopN must also be at most K. It checks the values
+// naming "k" or "top_n"; TopN must also be at most K. MaxChars must exceed
+// MinChars unless one of them is negative (no bound), UnknownDateRecency lie in [0,1]
+// and the Blend weights not be negative. It checks the values
 // as given, zero included, as a configuration file states them (start from
 // DefaultConfig). Check a configuration once, at start-up: Retrieve refuses
 // the same values on every call.
 func (c Config) Validate() error {
+	// Zero lengths stand for their defaults.
+	lengths := Config{MinChars: c.MinChars, MaxChars: c.MaxChars}.withDefaults()
 	switch {
 	case c.K < 1 || c.K > MaxK:
 		return evidence.Invalid("k", "must be between 1 and %d, got %d", MaxK, c.K)
 	case c.TopN < 1 || c.TopN > MaxTopN || c.TopN > c.K:
 		return evidence.Invalid("top_n", "must be between 1 and %d and at most k, got %d", MaxTopN, c.TopN)
+	case lengths.MinChars >= 0 && lengths.MaxChars >= 0 && lengths.MaxChars <= lengths.MinChars:
+		return evidence.Invalid("max_chars", "(%d) must exceed min_chars (%d); negative removes the bound", lengths.MaxChars, lengths.MinChars)
+	case c.UnknownDateRecency < 0 || c.UnknownDateRecency > 1:
+		return evidence.Invalid("unknown_date_recency", "must be in [0,1], got %g", c.UnknownDateRecency)
+	case c.Blend.Relevance < 0 || c.Blend.Overlap < 0 || c.Blend.Recency < 0:
+		return evidence.Invalid("blend", "weights must not be negative")
 	}
 	return nil
 }

@@ -449,6 +449,11 @@ func TestConfigValidate(t *testing.T) {
 		{"top_n negative", retrieval.Config{K: 20, TopN: -1}, "top_n"},
 		{"top_n above MaxTopN", retrieval.Config{K: 50, TopN: 30}, "top_n"},
 		{"top_n above k", retrieval.Config{K: 5, TopN: 6}, "top_n"},
+		{"max_chars under min_chars", retrieval.Config{K: 20, TopN: 6, MinChars: 500, MaxChars: 100}, "max_chars"},
+		{"max_chars under the default min_chars", retrieval.Config{K: 20, TopN: 6, MaxChars: 10}, "max_chars"},
+		{"no length bounds", retrieval.Config{K: 20, TopN: 6, MinChars: -1, MaxChars: -1}, ""},
+		{"unknown_date_recency above 1", retrieval.Config{K: 20, TopN: 6, UnknownDateRecency: 1.5}, "unknown_date_recency"},
+		{"negative blend", retrieval.Config{K: 20, TopN: 6, Blend: retrieval.Blend{Relevance: -1}}, "blend"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,7 +24,7 @@ type CitationChecker interface {
 // Limits of POST /v1/citations.
 const (
 	// maxDocumentBytes bounds the document, as a JSON field or a file.
-	maxDocumentBytes = 2 << 20
+	maxDocumentBytes = citations.DefaultMaxDocumentBytes
 	// maxCitationJSONBytes bounds the JSON body: the document may double
 	// in size when escaped.
 	maxCitationJSONBytes = 2*maxDocumentBytes + 64<<10

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
-	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/verify"
 )
@@ -167,7 +167,7 @@ func (s *Server) saveUploads(c *gin.Context) (sources []string, dir string, err 
 	if len(files) == 0 {
 		return sources, "", nil
 	}
-	dir = filepath.Join(s.cfg.UploadDir, jobs.NewID())
+	dir = filepath.Join(s.cfg.UploadDir, rand.Text())
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, "", fmt.Errorf("create upload directory: %w", err)
 	}
@@ -297,9 +297,6 @@ func saveFile(fh *multipart.FileHeader, path string) error {
 
 func (s *Server) job(c *gin.Context) {
 	j, err := s.deps.Jobs.Job(c.Request.Context(), c.Param("id"))
-	if errors.Is(err, corpus.ErrNotFound) {
-		err = &NotFoundError{Kind: "job", ID: c.Param("id")}
-	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -364,9 +361,6 @@ func (s *Server) listSources(c *gin.Context) {
 
 func (s *Server) source(c *gin.Context) {
 	src, err := s.deps.Sources.Source(c.Request.Context(), c.Param("id"))
-	if errors.Is(err, corpus.ErrNotFound) {
-		err = &NotFoundError{Kind: "source", ID: c.Param("id")}
-	}
 	if err != nil {
 		s.writeError(c, err)
 		return

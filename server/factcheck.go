@@ -147,9 +147,6 @@ func (s *Server) getFactcheck(c *gin.Context) {
 		return
 	}
 	res, err := s.deps.FactCheck.Load(c.Request.Context(), id)
-	if errors.Is(err, factcheck.ErrNotFound) {
-		err = fmt.Errorf("%w: %w", &NotFoundError{Kind: "fact-check", ID: id}, err)
-	}
 	if err != nil {
 		s.writeError(c, err)
 		return

@@ -16,9 +16,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/verity-fc/verity/claim"
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/evidence"
-	"github.com/verity-fc/verity/jobs"
-	"github.com/verity-fc/verity/llm"
 )
 
 // Problem is an RFC 9457 problem document. Field names the offending request
@@ -34,44 +33,37 @@ type Problem struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// NotFoundError reports a missing resource; it carries the kind and id the
-// client asked for.
-type NotFoundError struct {
-	Kind string
-	ID   string
-}
-
-func (e *NotFoundError) Error() string { return fmt.Sprintf("%s %q not found", e.Kind, e.ID) }
-
-// UnavailableError reports a backend that is down. Backends' own typed errors
-// are translated into it where they are wired, so this package does not
-// import every client.
-type UnavailableError struct {
-	Backend string
-	Err     error
-}
-
-func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("%s is unavailable: %v", e.Backend, e.Err)
-}
-func (e *UnavailableError) Unwrap() error { return e.Err }
-
-// unavailable is implemented by backend errors that know they are transient
-// (llm.BackendError and the stores' own errors).
-type unavailable interface {
-	error
-	Unavailable() bool
-}
-
-// backendNamer is implemented by backend errors that name their backend.
-type backendNamer interface{ BackendName() string }
-
-// failedAgent is implemented by errors of an agent whose model gave no
-// valid output within its retries.
-type failedAgent interface {
-	error
-	FailedAgent() string
-}
+// The behaviours problemFor reads from errors, so that this package need
+// not import every package whose errors it answers.
+type (
+	// unavailable is implemented by backend errors that know whether they
+	// are transient (llm.BackendError, the stores' own errors, a
+	// fact-check's StageError).
+	unavailable interface {
+		error
+		Unavailable() bool
+	}
+	// backendNamer is implemented by backend errors that name their
+	// backend.
+	backendNamer interface{ BackendName() string }
+	// busy is implemented by errors of a queue that is full (jobs.ErrBusy).
+	busy interface {
+		error
+		Busy() bool
+	}
+	// schemaFailure is implemented by errors of a model that gave no reply
+	// satisfying the requested schema (llm.SchemaError).
+	schemaFailure interface {
+		error
+		Schema() (model string, attempts int)
+	}
+	// failedAgent is implemented by errors of an agent whose model gave no
+	// valid output within its retries.
+	failedAgent interface {
+		error
+		FailedAgent() string
+	}
+)
 
 // problemFor is the one place that maps errors to HTTP statuses. The client
 // sees a clear message; the log gets the detail.
@@ -79,10 +71,9 @@ func problemFor(err error) Problem {
 	var (
 		ie *evidence.InputError
 		nc *claim.NotCheckable
-		nf *NotFoundError
-		ue *UnavailableError
 		un unavailable
-		se *llm.SchemaError
+		sf schemaFailure
+		bz busy
 		fa failedAgent
 	)
 	switch {
@@ -90,16 +81,16 @@ func problemFor(err error) Problem {
 		return Problem{Type: "https://verity.dev/problems/invalid-request", Title: "Invalid request", Status: http.StatusBadRequest, Detail: ie.Error(), Field: ie.Field}
 	case errors.As(err, &nc):
 		return Problem{Type: "https://verity.dev/problems/not-a-claim", Title: "Not a checkable claim", Status: http.StatusUnprocessableEntity, Detail: nc.Error(), Field: "claim", Reason: nc.Reason}
-	case errors.As(err, &nf):
-		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: nf.Error()}
-	case errors.As(err, &se):
-		return Problem{Type: "https://verity.dev/problems/model-output", Title: "Invalid model output", Status: http.StatusBadGateway, Detail: fmt.Sprintf("model %s did not produce valid output after %d attempts", se.Model, se.Attempts)}
+	case errors.Is(err, corpus.ErrNotFound):
+		// The stores word it for the client: `job "ID": not found`.
+		return Problem{Type: "https://verity.dev/problems/not-found", Title: "Not found", Status: http.StatusNotFound, Detail: err.Error()}
+	case errors.As(err, &sf):
+		model, attempts := sf.Schema()
+		return Problem{Type: "https://verity.dev/problems/model-output", Title: "Invalid model output", Status: http.StatusBadGateway, Detail: fmt.Sprintf("model %s did not produce valid output after %d attempts", model, attempts)}
 	case errors.Is(err, errBodyTimeout):
 		return Problem{Type: "https://verity.dev/problems/body-timeout", Title: "Request timeout", Status: http.StatusRequestTimeout, Detail: "the request body did not arrive within the server's read timeout"}
-	case errors.Is(err, jobs.ErrBusy):
+	case errors.As(err, &bz) && bz.Busy():
 		return Problem{Type: "https://verity.dev/problems/busy", Title: "Busy", Status: http.StatusServiceUnavailable, Detail: "the ingest queue is full; try again later"}
-	case errors.As(err, &ue):
-		return Problem{Type: "https://verity.dev/problems/backend-unavailable", Title: "Backend unavailable", Status: http.StatusServiceUnavailable, Detail: ue.Backend + " is unavailable; try again later"}
 	case errors.As(err, &un) && un.Unavailable():
 		name := "a backend"
 		var bn backendNamer

@@ -31,41 +31,66 @@ type Probe struct {
 	Ping func(ctx context.Context) error
 }
 
-// Config holds the server's limits. The zero value works.
+// Config holds the server's limits. The zero value works, with no rate
+// limit; DefaultConfig is what verity serves with. The koanf tags are the
+// keys of the server section of verity's configuration.
 type Config struct {
 	// MaxBodyBytes bounds JSON request bodies. Default 1 MiB.
-	MaxBodyBytes int64
+	MaxBodyBytes int64 `koanf:"max_body_bytes"`
 	// RequestTimeout bounds one request (not event streams). Default 60 s.
-	RequestTimeout time.Duration
+	RequestTimeout time.Duration `koanf:"request_timeout"`
 	// StreamHeartbeat is how often an event stream without events gets a
 	// keep-alive comment. Default 15 s.
-	StreamHeartbeat time.Duration
+	StreamHeartbeat time.Duration `koanf:"stream_heartbeat"`
 	// UploadDir receives files uploaded to POST /v1/ingest; empty disables
 	// uploads.
-	UploadDir string
+	UploadDir string `koanf:"-"`
 
 	// AllowedOrigins are the browser origins (https://app.example.org)
 	// whose requests are answered, with CORS headers; "*" allows any. The
 	// server's own origin is always allowed. Default none.
-	AllowedOrigins []string
+	AllowedOrigins []string `koanf:"allowed_origins"`
 	// AllowedHosts are the host names the server answers to (the Host
 	// header, port ignored); "*" allows any. Empty checks nothing; serve
 	// fills in the loopback names on a loopback address.
-	AllowedHosts []string
+	AllowedHosts []string `koanf:"allowed_hosts"`
 	// RateLimit is the sustained requests a second of one client (an API
 	// key, or an address without keys) and RateBurst its burst. Zero
 	// RateLimit turns the limit off; RateBurst defaults to 2 s' worth.
-	RateLimit float64
-	RateBurst int
+	RateLimit float64 `koanf:"rate_limit"`
+	RateBurst int     `koanf:"rate_burst"`
 	// MaxHeavy bounds the requests of each heavy route (fact-check,
 	// citations, ingest) running at once. Default 4.
-	MaxHeavy int
+	MaxHeavy int `koanf:"max_heavy"`
 	// ReadTimeout bounds reading a request, headers and body. Default 30 s.
-	ReadTimeout time.Duration
+	ReadTimeout time.Duration `koanf:"read_timeout"`
 	// IdleTimeout closes keep-alive connections idle that long. Default 2 min.
-	IdleTimeout time.Duration
+	IdleTimeout time.Duration `koanf:"idle_timeout"`
 	// MaxConns bounds the connections open at once. Default 512.
-	MaxConns int
+	MaxConns int `koanf:"max_connections"`
+}
+
+// DefaultConfig returns the limits verity serves with: the zero Config's
+// defaults and a rate limit of 20 requests a second, burst 40.
+func DefaultConfig() Config {
+	return Config{RateLimit: 20, RateBurst: 40, AllowedOrigins: []string{}, AllowedHosts: []string{}}.withDefaults()
+}
+
+// Validate reports the first setting that cannot work, naming it as the
+// configuration does (server.max_heavy). It checks the values as given:
+// start from DefaultConfig.
+func (c Config) Validate() error {
+	switch {
+	case c.MaxBodyBytes < 1 || c.RequestTimeout <= 0:
+		return fmt.Errorf("server.max_body_bytes and server.request_timeout must be positive")
+	case c.RateLimit < 0 || c.RateBurst < 0 || c.MaxHeavy < 1 || c.MaxConns < 1:
+		return fmt.Errorf("server.rate_limit and server.rate_burst must not be negative, server.max_heavy and server.max_connections must be at least 1")
+	case c.ReadTimeout <= 0 || c.IdleTimeout <= 0:
+		return fmt.Errorf("server.read_timeout and server.idle_timeout must be positive")
+	case c.StreamHeartbeat < 0:
+		return fmt.Errorf("server.stream_heartbeat must not be negative")
+	}
+	return nil
 }
 
 func (c Config) withDefaults() Config {

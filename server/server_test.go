@@ -185,8 +185,8 @@ func TestErrorMapping(t *testing.T) {
 		want int
 	}{
 		{"input", evidence.Invalid("claim", "bad"), 400},
-		{"not found", &NotFoundError{Kind: "job", ID: "x"}, 404},
-		{"unavailable", &UnavailableError{Backend: "qdrant", Err: errors.New("refused")}, 503},
+		{"not found", fmt.Errorf("job %q: %w", "x", corpus.ErrNotFound), 404},
+		{"unavailable", downError{"qdrant"}, 503},
 		{"deadline", context.DeadlineExceeded, 504},
 		{"model output", fmt.Errorf("judge: %w", &llm.SchemaError{Model: "llama3", Attempts: 3, Err: errors.New("missing verdict")}), 502},
 		{"backend error", &llm.BackendError{Backend: "ollama", Op: "chat", Status: 503, Err: errors.New("overloaded")}, 503},
@@ -206,6 +206,48 @@ func TestErrorMapping(t *testing.T) {
 			}
 			if tt.want == 503 && !strings.Contains(string(body), "qdrant") && !strings.Contains(string(body), "ollama") {
 				t.Errorf("503 does not name the backend: %s", body)
+			}
+		})
+	}
+}
+
+// downError is a backend's error that knows it is transient.
+type downError struct{ backend string }
+
+func (e downError) Error() string       { return e.backend + ": connection refused" }
+func (e downError) Unavailable() bool   { return true }
+func (e downError) BackendName() string { return e.backend }
+
+// TestProblemFor checks the one error-to-problem mapping on the errors
+// whose behaviour it reads instead of their packages' types: the not-found
+// sentinel, a full queue, a schema failure and a fact-check stage's cause.
+func TestProblemFor(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		status     int
+		typ        string
+		detailHas  string
+		detailLack string
+	}{
+		{"job not found", fmt.Errorf("job %q: %w", "j-1", corpus.ErrNotFound), 404, "not-found", `job "j-1"`, ""},
+		{"fact-check not found", fmt.Errorf("load: %w", fmt.Errorf("fact-check %q: %w", "m-1", factcheck.ErrNotFound)), 404, "not-found", "m-1", ""},
+		{"queue full", fmt.Errorf("submit: %w", jobs.ErrBusy), 503, "busy", "queue is full", ""},
+		{"schema", &llm.SchemaError{Model: "llama3", Attempts: 3, Err: errors.New("missing verdict")}, 502, "model-output", "llama3", ""},
+		{"all checkers failed", &factcheck.StageError{Stage: "verify", Model: "a, b", Message: "All verification checkers failed.", Err: errors.New("no checker completed")}, 503, "backend-unavailable", "verify stage", ""},
+		{"checker backend down", &factcheck.StageError{Stage: "extract", Model: "m", Err: downError{"ollama"}}, 503, "backend-unavailable", "extract stage", ""},
+		{"stage write, disk full", &factcheck.StageError{Stage: "report", Model: "stage store", Store: true, Err: errors.New("disk full")}, 500, "", "", "unavailable"},
+		{"stage write, store down", &factcheck.StageError{Stage: "report", Model: "stage store", Store: true, Err: downError{"postgres"}}, 503, "backend-unavailable", "stage store", ""},
+		{"stage write, deadline", &factcheck.StageError{Stage: "report", Model: "stage store", Store: true, Err: context.DeadlineExceeded}, 504, "timeout", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := problemFor(tt.err)
+			if p.Status != tt.status || !strings.HasSuffix(p.Type, tt.typ) {
+				t.Errorf("problemFor(%v) = %d %s, want %d %s", tt.err, p.Status, p.Type, tt.status, tt.typ)
+			}
+			if !strings.Contains(p.Detail, tt.detailHas) || (tt.detailLack != "" && strings.Contains(p.Detail, tt.detailLack)) {
+				t.Errorf("detail %q: want %q in it and not %q", p.Detail, tt.detailHas, tt.detailLack)
 			}
 		})
 	}

@@ -32,29 +32,50 @@ type Judge interface {
 type NumChecker func(claim, passage string) evidence.NumCheck
 
 // Limits bound a request and tune the gates that decide which judged
-// passages count. The zero value means the defaults below.
+// passages count. The zero value means the defaults below. The koanf tags
+// are the keys of the verify section of verity's configuration.
 type Limits struct {
 	// MaxClaimChars bounds the claim, in characters. Default 1,000.
-	MaxClaimChars int
+	MaxClaimChars int `koanf:"max_claim_chars"`
 	// MaxDomains bounds the domain filter. Default 50.
-	MaxDomains int
+	MaxDomains int `koanf:"max_domains"`
 	// MaxCitations is 2 or 3; default 3.
-	MaxCitations int
+	MaxCitations int `koanf:"citations"`
 	// MinAbout is the aboutness (see [evidence.Judged.About]) below which
 	// a passage cannot contradict the claim, in (0,1]. Default
 	// [DefaultMinAbout]; a negative value turns the gate off.
-	MinAbout float64
+	MinAbout float64 `koanf:"min_about"`
 	// Credible is the reliability from which a newer passage supersedes an
 	// older time-dependent statement, in [0,1]. Default [DefaultCredible].
-	Credible float64
+	Credible float64 `koanf:"credible"`
 	// NearCopy is the Jaccard similarity of word 5-grams from which a
 	// passage counts as a copy of an earlier one, in (0,1]. Default
 	// [DefaultNearCopy]; a negative value turns the check off.
-	NearCopy float64
+	NearCopy float64 `koanf:"near_copy"`
 	// Conflict is the contradiction a passage counts with when one of its
 	// sentences states the claim's event with another figure or name (see
 	// [DefaultConflict]), in (0,1]. A negative value turns the rule off.
-	Conflict float64
+	Conflict float64 `koanf:"conflict"`
+}
+
+// DefaultLimits returns the defaults the zero Limits stand for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as the
+// configuration does (verify.citations). It checks the values as given:
+// start from DefaultLimits.
+func (l Limits) Validate() error {
+	switch {
+	case l.MaxClaimChars < 1:
+		return fmt.Errorf("verify.max_claim_chars must be at least 1, got %d", l.MaxClaimChars)
+	case l.MaxDomains < 1:
+		return fmt.Errorf("verify.max_domains must be at least 1, got %d", l.MaxDomains)
+	case l.MaxCitations < 2 || l.MaxCitations > 3:
+		return fmt.Errorf("verify.citations must be 2 or 3, got %d", l.MaxCitations)
+	case l.MinAbout > 1 || l.NearCopy > 1 || l.Conflict > 1 || l.Credible < 0 || l.Credible > 1:
+		return fmt.Errorf("verify.min_about, verify.near_copy and verify.conflict must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
+	}
+	return nil
 }
 
 func (l Limits) withDefaults() Limits {

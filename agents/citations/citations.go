@@ -24,6 +24,7 @@ import (
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -82,9 +83,14 @@ type Document struct {
 	Path string
 }
 
+// DefaultMaxDocumentBytes is the default bound on a document's text, 2 MiB:
+// the one definition the server and the command line read too.
+const DefaultMaxDocumentBytes = 2 << 20
+
 // Config tunes the checker. The zero value gives the defaults.
 type Config struct {
-	// MaxDocumentBytes bounds Document.Text. Default 2 MiB.
+	// MaxDocumentBytes bounds Document.Text. Default
+	// [DefaultMaxDocumentBytes].
 	MaxDocumentBytes int
 	// MaxClaims bounds the claims of one document. Default 2,000.
 	MaxClaims int
@@ -108,16 +114,17 @@ type Config struct {
 	// each). Default 400.
 	MaxPassages int
 	// VerifyEntail is the entailment probability from which a passage
-	// states the claim. Default 0.6, the scoring layer's agree_entail:
-	// the built-in judge gives a verbatim restatement about 0.65.
+	// states the claim. Default the scoring layer's agree_entail (0.6; see
+	// WithScoring): the built-in judge gives a verbatim restatement about
+	// 0.65.
 	VerifyEntail float64
 	// StrictOverlap: a passage that agrees with all of a claim's figures
 	// and holds at least this share of its content words states the claim
 	// even when the NLI judge is unsure. Default 0.8.
 	StrictOverlap float64
 	// ContradictMin is the contradiction probability from which an
-	// on-topic passage contradicts the claim. Default 0.7 (seed 004's
-	// refuted_c_max).
+	// on-topic passage contradicts the claim. Default the scoring layer's
+	// refuted_c_max (0.7, seed 004's; see WithScoring).
 	ContradictMin float64
 	// MinOverlap is the share of the claim's content words a passage must
 	// hold to be on the claim's topic, so that its different figure or
@@ -135,6 +142,45 @@ type Config struct {
 	Now func() time.Time
 }
 
+// DefaultConfig returns the defaults the zero Config stands for.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// WithScoring takes the thresholds the checker shares with the scoring
+// layer from s: VerifyEntail is s.AgreeEntail, ContradictMin s.RefutedCMax.
+func (c Config) WithScoring(s scoring.Config) Config {
+	c.VerifyEntail, c.ContradictMin = s.AgreeEntail, s.RefutedCMax
+	return c
+}
+
+// Validate reports a threshold outside (0, 1] or a bound below 1. It
+// checks the values as given: start from DefaultConfig.
+func (c Config) Validate() error {
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{
+		{"VerifyEntail", c.VerifyEntail}, {"StrictOverlap", c.StrictOverlap},
+		{"ContradictMin", c.ContradictMin}, {"MinOverlap", c.MinOverlap},
+	} {
+		if t.v <= 0 || t.v > 1 {
+			return fmt.Errorf("citations: %s is %v; it must lie in (0, 1]", t.name, t.v)
+		}
+	}
+	for _, b := range []struct {
+		name string
+		v    int
+	}{
+		{"MaxDocumentBytes", c.MaxDocumentBytes}, {"MaxClaims", c.MaxClaims}, {"MaxURLs", c.MaxURLs},
+		{"Parallel", c.Parallel}, {"PerHost", c.PerHost}, {"TopPassages", c.TopPassages},
+		{"MaxPassages", c.MaxPassages}, {"MaxSearches", c.MaxSearches},
+	} {
+		if b.v < 1 {
+			return fmt.Errorf("citations: %s is %d; it must be at least 1", b.name, b.v)
+		}
+	}
+	return nil
+}
+
 func (c Config) withDefaults() Config {
 	setInt := func(v *int, d int) {
 		if *v <= 0 {
@@ -146,7 +192,7 @@ func (c Config) withDefaults() Config {
 			*v = d
 		}
 	}
-	setInt(&c.MaxDocumentBytes, 2<<20)
+	setInt(&c.MaxDocumentBytes, DefaultMaxDocumentBytes)
 	setInt(&c.MaxClaims, 2000)
 	setInt(&c.MaxURLs, 200)
 	setInt(&c.Parallel, 8)
@@ -156,9 +202,10 @@ func (c Config) withDefaults() Config {
 	}
 	setInt(&c.TopPassages, 6)
 	setInt(&c.MaxPassages, 400)
-	setFloat(&c.VerifyEntail, 0.6)
+	sc := scoring.DefaultConfig()
+	setFloat(&c.VerifyEntail, sc.AgreeEntail)
 	setFloat(&c.StrictOverlap, 0.8)
-	setFloat(&c.ContradictMin, 0.7)
+	setFloat(&c.ContradictMin, sc.RefutedCMax)
 	setFloat(&c.MinOverlap, 0.5)
 	setInt(&c.MaxSearches, 50)
 	if c.DOIResolver == "" {
@@ -190,13 +237,8 @@ func New(deps Deps, cfg Config) (*Checker, error) {
 		return nil, errors.New("citations: Fetcher and Assessor are required")
 	}
 	cfg = cfg.withDefaults()
-	for name, v := range map[string]float64{
-		"VerifyEntail": cfg.VerifyEntail, "StrictOverlap": cfg.StrictOverlap,
-		"ContradictMin": cfg.ContradictMin, "MinOverlap": cfg.MinOverlap,
-	} {
-		if v > 1 {
-			return nil, fmt.Errorf("citations: %s is %v; it must lie in (0, 1]", name, v)
-		}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	log := deps.Logger
 	if log == nil {

@@ -43,36 +43,64 @@ type Deps struct {
 }
 
 // Config holds the pipeline's defaults and limits. The zero value works.
+// The koanf tags are the keys of the factcheck section of verity's
+// configuration; the models come from its models section.
 type Config struct {
 	// ExtractorModel is used when a request names none. Default
 	// "verity/extractor".
-	ExtractorModel string
+	ExtractorModel string `koanf:"-"`
 	// CheckerModels are used when a request names none (1 to 4). Default
 	// ["verity/evidence"].
-	CheckerModels []string
+	CheckerModels []string `koanf:"-"`
 	// ReporterModel is used when a request names none. Default
 	// "verity/reporter".
-	ReporterModel string
+	ReporterModel string `koanf:"-"`
 	// MaxContentLength truncates content when a request sets no
 	// maxContentLength, in characters. Default 20,000.
-	MaxContentLength int
+	MaxContentLength int `koanf:"max_content_length"`
 	// StageTimeout bounds one stage when a request sets no timeoutMs.
 	// Default 120 s.
-	StageTimeout time.Duration
+	StageTimeout time.Duration `koanf:"stage_timeout"`
 	// GlobalTimeout is the pipeline's budget. Once it has passed, the stage
 	// that is running completes (within its own timeout), the remaining
 	// stages are skipped and the partial result is returned. Default 600 s.
-	GlobalTimeout time.Duration
+	GlobalTimeout time.Duration `koanf:"global_timeout"`
 	// MaxParallelCheckers bounds the checkers that run at once. Default 4.
-	MaxParallelCheckers int
+	MaxParallelCheckers int `koanf:"max_parallel_checkers"`
 	// MaxClaims bounds the claims that are verified; the rest are dropped
 	// with a note. Default 50.
-	MaxClaims int
+	MaxClaims int `koanf:"max_claims"`
 	// EvidenceParallelism bounds the claims the evidence checker verifies at
 	// once. Default 4.
-	EvidenceParallelism int
+	EvidenceParallelism int `koanf:"evidence_parallelism"`
 	// MaxTokens bounds each model reply; 0 leaves the backend's default.
-	MaxTokens int
+	MaxTokens int `koanf:"max_tokens"`
+}
+
+// DefaultConfig returns the defaults the zero Config stands for.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as the
+// configuration does (factcheck.max_claims). It checks the values as
+// given: start from DefaultConfig.
+func (c Config) Validate() error {
+	switch {
+	case c.MaxContentLength < MinContentLength || c.MaxContentLength > MaxContentLength:
+		return fmt.Errorf("factcheck.max_content_length must be between %d and %d, got %d", MinContentLength, MaxContentLength, c.MaxContentLength)
+	case c.StageTimeout < MinTimeoutMs*time.Millisecond || c.StageTimeout > MaxTimeoutMs*time.Millisecond:
+		return fmt.Errorf("factcheck.stage_timeout must be between %v and %v, got %v", MinTimeoutMs*time.Millisecond, MaxTimeoutMs*time.Millisecond, c.StageTimeout)
+	case c.GlobalTimeout < c.StageTimeout:
+		return fmt.Errorf("factcheck.global_timeout (%v) must be at least factcheck.stage_timeout (%v)", c.GlobalTimeout, c.StageTimeout)
+	case c.MaxParallelCheckers < 1 || c.MaxParallelCheckers > MaxCheckers:
+		return fmt.Errorf("factcheck.max_parallel_checkers must be between 1 and %d, got %d", MaxCheckers, c.MaxParallelCheckers)
+	case c.MaxClaims < 1 || c.EvidenceParallelism < 1 || c.EvidenceParallelism > 64:
+		return fmt.Errorf("factcheck.max_claims must be at least 1 and factcheck.evidence_parallelism between 1 and 64")
+	case c.MaxTokens < 0:
+		return fmt.Errorf("factcheck.max_tokens must not be negative (0 keeps the backend's default), got %d", c.MaxTokens)
+	case len(c.CheckerModels) > MaxCheckers:
+		return fmt.Errorf("models.checkers names %d models; at most %d", len(c.CheckerModels), MaxCheckers)
+	}
+	return nil
 }
 
 func (c Config) withDefaults() Config {
@@ -138,7 +166,9 @@ type StageError struct {
 	Stage   string
 	Model   string
 	Message string
-	Err     error
+	// Store is set when writing the stage failed, not running it.
+	Store bool
+	Err   error
 }
 
 func (e *StageError) Error() string {
@@ -147,12 +177,25 @@ func (e *StageError) Error() string {
 
 func (e *StageError) Unwrap() error { return e.Err }
 
-// Unavailable reports that the failure is the models', not the request's:
-// the server answers 503.
-func (e *StageError) Unavailable() bool { return true }
+// Unavailable reports whether trying again later may succeed, from the
+// real cause: a cause that knows (a backend's error) decides; otherwise a
+// stage whose models all failed is unavailable (the server answers 503),
+// and a stage write that failed for another reason is not (500).
+func (e *StageError) Unavailable() bool {
+	var un interface{ Unavailable() bool }
+	if errors.As(e.Err, &un) {
+		return un.Unavailable()
+	}
+	return !e.Store
+}
 
 // BackendName names what failed for the client.
-func (e *StageError) BackendName() string { return "the " + e.Stage + " stage (" + e.Model + ")" }
+func (e *StageError) BackendName() string {
+	if e.Store {
+		return "the stage store"
+	}
+	return "the " + e.Stage + " stage (" + e.Model + ")"
+}
 
 // Messages of the error event.
 const (
@@ -682,7 +725,7 @@ func (r *run) put(ctx context.Context, typ string, order int, model, role, conte
 		ParsedData: data, ResponseTimeMS: ms, CreatedAt: r.p.deps.Now(),
 	})
 	if err != nil {
-		return &StageError{Stage: typ, Model: "stage store", Message: msgSaveFailed, Err: err}
+		return &StageError{Stage: typ, Model: "stage store", Message: msgSaveFailed, Store: true, Err: err}
 	}
 	return nil
 }

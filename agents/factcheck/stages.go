@@ -33,8 +33,9 @@ const (
 	orderReport   = 99
 )
 
-// ErrNotFound is returned by Load for a message with no fact-check stages.
-var ErrNotFound = errors.New("fact-check not found")
+// ErrNotFound is corpus.ErrNotFound, the one not-found sentinel: Load
+// returns it, wrapped, for a message with no fact-check stages.
+var ErrNotFound = corpus.ErrNotFound
 
 // generateData is the generate row's parsedData.
 type generateData struct {
@@ -113,7 +114,7 @@ func (p *Pipeline) Load(ctx context.Context, messageID string) (Result, error) {
 		}
 	}
 	if gen == nil && ext == nil && len(ver) == 0 && rep == nil {
-		return Result{}, fmt.Errorf("load fact-check %s: %w", messageID, ErrNotFound)
+		return Result{}, fmt.Errorf("fact-check %q: %w", messageID, ErrNotFound)
 	}
 
 	r := Result{MessageID: messageID, Content: Content{Source: SourceUserProvided}}

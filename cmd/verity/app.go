@@ -58,55 +58,46 @@ type app struct {
 
 // openApp opens the data directory (creating it) and wires the embedded
 // default: SQLite corpus, embedded passage store, built-in embedder and NLI.
-func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
+// Whatever fails, what was opened is closed here, in one place.
+func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err error) {
 	if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	a := &app{cfg: cfg, log: log, metrics: server.NewMetrics()}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
 	if err := a.openCorpus(ctx); err != nil {
-		a.Close()
 		return nil, err
 	}
 	if err := a.openModels(); err != nil {
-		a.Close()
 		return nil, err
 	}
 	if err := a.openPassages(ctx); err != nil {
-		a.Close()
 		return nil, err
 	}
-	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.retrievalConfig(), nil))
+	retriever := a.metrics.Retriever(retrieval.NewRetriever(a.store, a.embedder, cfg.Retrieval, nil))
 	cal, err := loadCalibration(cfg.Scoring.Calibration)
 	if err != nil {
-		a.Close()
 		return nil, err
 	}
-	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare,
-		verify.Limits{MaxClaimChars: cfg.Verify.MaxClaimChars, MaxCitations: cfg.Verify.Citations,
-			MinAbout: cfg.Verify.MinAbout, Credible: cfg.Verify.Credible, NearCopy: cfg.Verify.NearCopy,
-			Conflict: cfg.Verify.Conflict})
+	a.verify = verify.New(retriever, a.metrics.Judge(a.judge), scoring.New(cfg.Scoring, cal), quantity.Compare, cfg.Verify)
 
-	f := cfg.Fetch
-	ingest.SetExtractionBudget(f.MaxExtractBytes)
-	a.fetcher = ingest.NewFetcher(ingest.FetchConfig{
-		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout,
-		UserAgent: f.UserAgent, IgnoreRobots: !f.RespectRobots, Observe: a.metrics.ObserveFetch,
-		MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
-	}, log)
+	ingest.SetExtractionBudget(cfg.Fetch.MaxExtractBytes)
+	fc := cfg.fetchConfig()
+	fc.Observe = a.metrics.ObserveFetch
+	a.fetcher = ingest.NewFetcher(fc, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
-		a.Close()
 		return nil, fmt.Errorf("ingest.reliability: %w", err)
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
-	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, factcheck.Config{
-		ExtractorModel: cfg.Models.Extractor, CheckerModels: cfg.checkerModels(), ReporterModel: cfg.Models.Reporter,
-	})
+	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, cfg.factcheckConfig())
 	m := cfg.Models
-	entailModels := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
-	if a.entail, err = entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: log}, entail.Config{Models: entailModels}); err != nil {
-		a.Close()
-		return nil, fmt.Errorf("entailment audit: %w", err)
+	if a.entail, err = a.newEntail(); err != nil {
+		return nil, err
 	}
 	juryCfg := jury.DefaultConfig()
 	for _, set := range []struct {
@@ -121,7 +112,6 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		}
 	}
 	if a.jury, err = a.newJury(juryCfg); err != nil {
-		a.Close()
 		return nil, err
 	}
 	var fetcher citations.Fetcher = a.fetcher
@@ -129,11 +119,21 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		// The demo corpus is served; its pages are read offline.
 		fetcher = demoPages{next: a.fetcher, now: time.Now}
 	}
-	if a.citations, err = citations.New(citations.Deps{Fetcher: fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}); err != nil {
-		a.Close()
+	if a.citations, err = citations.New(citations.Deps{Fetcher: fetcher, Assessor: a.verify, Searcher: a.verify, Logger: log}, citations.Config{}.WithScoring(cfg.Scoring)); err != nil {
 		return nil, fmt.Errorf("citation checker: %w", err)
 	}
 	return a, nil
+}
+
+// newEntail builds the entailment audit on the app's models.
+func (a *app) newEntail() (*entail.Pipeline, error) {
+	m := a.cfg.Models
+	models := entail.Models{Extractor: m.EntailExtractor, Reliability: m.EntailReliability, Judge: m.EntailJudge, Auditor: m.EntailAuditor}
+	p, err := entail.New(entail.Deps{Chatter: a.chat, NLI: a.judge, Logger: a.log}, entail.Config{Models: models})
+	if err != nil {
+		return nil, fmt.Errorf("entailment audit: %w", err)
+	}
+	return p, nil
 }
 
 // newJury builds a jury with cfg on the app's models.
@@ -156,6 +156,22 @@ func withApp(cmd *cobra.Command, fn func(a *app) error) error {
 		return err
 	}
 	defer a.Close()
+	return fn(a)
+}
+
+// withModels is withApp for commands that use the models only (entail,
+// jury): it wires the chat backends and the NLI judge and opens no store,
+// so that it neither needs nor creates the data directory.
+func withModels(cmd *cobra.Command, fn func(a *app) error) error {
+	cfg, log, err := loadFor(cmd)
+	if err != nil {
+		return err
+	}
+	a := &app{cfg: cfg, log: log, metrics: server.NewMetrics()}
+	defer a.Close()
+	if err := a.openModels(); err != nil {
+		return err
+	}
 	return fn(a)
 }
 
@@ -214,7 +230,7 @@ func (a *app) ingestWork(ctx context.Context, sources []string, report func(jobs
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if down := backendDown(cause); down != nil {
+	if down := jobs.BackendDown(cause); down != nil {
 		err = fmt.Errorf("sources failed because a backend is unavailable: %w", down)
 	}
 	ended(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -116,10 +115,8 @@ func (c Config) defaultBackend() string {
 // modelBackend splits a configured model name into its backend and the
 // backend's name for it.
 func (c Config) modelBackend(field, model string) (backend, name string, err error) {
-	if prefix, rest, ok := strings.Cut(model, "/"); ok && (prefix == backendOllama || prefix == backendOpenAI) {
-		backend, name = prefix, rest
-	} else {
-		backend, name = c.defaultBackend(), model
+	if backend, name = llm.SplitModel(model, backendOllama, backendOpenAI); backend == "" {
+		backend = c.defaultBackend()
 	}
 	switch {
 	case backend == "":
@@ -247,31 +244,9 @@ func (a *app) newRunner(ctx context.Context, work bool) (jobRunner, error) {
 	if work {
 		w = ingestWork
 	}
-	r, err := jobs.NewRiver(ctx, a.pg.Pool(), a.pg, w, jobs.RiverConfig{
-		Workers: a.cfg.Jobs.Workers, MaxAttempts: a.cfg.Jobs.MaxAttempts, JobTimeout: a.cfg.Jobs.Timeout,
-	}, a.log)
+	r, err := jobs.NewRiver(ctx, a.pg.Pool(), a.pg, w, a.cfg.riverConfig(), a.log)
 	if err != nil {
 		return nil, fmt.Errorf("open the ingest queue: %w", err)
 	}
 	return r, nil
-}
-
-// unavailable is implemented by the backends' errors (retrieval and corpus
-// BackendError, llm.BackendError).
-type unavailable interface {
-	error
-	Unavailable() bool
-	BackendName() string
-}
-
-// backendDown returns the first error among errs of a backend that is
-// unavailable, or nil.
-func backendDown(errs []error) error {
-	for _, err := range errs {
-		var u unavailable
-		if errors.As(err, &u) && u.Unavailable() {
-			return err
-		}
-	}
-	return nil
 }

@@ -43,7 +43,7 @@ critical issue.`,
 			if format != "json" && format != "markdown" {
 				return evidence.Invalid("format", "must be json or markdown, got %q", format)
 			}
-			text, name, err := readInput(cmd.InOrStdin(), args[0], 2<<20)
+			text, name, err := readInput(cmd.InOrStdin(), args[0], citations.DefaultMaxDocumentBytes)
 			if err != nil {
 				return err
 			}

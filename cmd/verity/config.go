@@ -16,9 +16,14 @@ import (
 	"github.com/knadh/koanf/providers/structs"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/verity-fc/verity/agents/factcheck"
+	"github.com/verity-fc/verity/ingest"
+	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/retention"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/server"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -33,58 +38,23 @@ type Config struct {
 		Format string `koanf:"format"` // text or json
 	} `koanf:"log"`
 	Server struct {
-		Addr           string        `koanf:"addr"`
-		MaxBodyBytes   int64         `koanf:"max_body_bytes"`
-		RequestTimeout time.Duration `koanf:"request_timeout"`
+		Addr string `koanf:"addr"`
 		// Demo ingests the shipped demo corpus when the corpus is empty.
 		Demo bool `koanf:"demo"`
 		// InsecureNoAuth lets serve listen beyond loopback without API
 		// keys; without it, serve refuses to.
 		InsecureNoAuth bool `koanf:"insecure_no_auth"`
-		// AllowedOrigins are browser origins allowed to call the API
-		// (CORS); comma-separated in the environment.
-		AllowedOrigins []string `koanf:"allowed_origins"`
-		// AllowedHosts are the host names serve answers to; required
-		// beyond loopback ("*" for any). The loopback names are always
-		// allowed on a loopback address.
-		AllowedHosts []string `koanf:"allowed_hosts"`
-		// RateLimit is the requests a second one client (API key, or
-		// address without keys) may make, RateBurst its burst; 0 turns
-		// the limit off.
-		RateLimit float64 `koanf:"rate_limit"`
-		RateBurst int     `koanf:"rate_burst"`
-		// MaxHeavy bounds the requests of each heavy route (fact-check,
-		// citations, ingest) running at once.
-		MaxHeavy int `koanf:"max_heavy"`
-		// ReadTimeout bounds reading a request, headers and body;
-		// IdleTimeout closes idle keep-alive connections.
-		ReadTimeout time.Duration `koanf:"read_timeout"`
-		IdleTimeout time.Duration `koanf:"idle_timeout"`
-		// MaxConnections bounds the connections open at once.
-		MaxConnections int `koanf:"max_connections"`
+		// Config holds the server's limits under the same section; see
+		// server.Config. serve fills in UploadDir.
+		server.Config `koanf:",squash,flatten"`
 	} `koanf:"server"`
-	Retrieval struct {
-		K                   int     `koanf:"k"`
-		TopN                int     `koanf:"top_n"`
-		MinChars            int     `koanf:"min_chars"`
-		MaxChars            int     `koanf:"max_chars"`
-		RecencyHalfLifeDays float64 `koanf:"recency_half_life_days"`
-		MaxPerDomain        int     `koanf:"max_per_domain"`
-	} `koanf:"retrieval"`
-	Verify struct {
-		MaxClaimChars int `koanf:"max_claim_chars"`
-		Citations     int `koanf:"citations"`
-		// MinAbout, Credible, NearCopy and Conflict tune the gates; see
-		// verify.Limits.
-		MinAbout float64 `koanf:"min_about"`
-		Credible float64 `koanf:"credible"`
-		NearCopy float64 `koanf:"near_copy"`
-		// Conflict is the contradiction of a passage that states the
-		// claim's event with another figure or name; see verify.Limits.
-		Conflict float64 `koanf:"conflict"`
-	} `koanf:"verify"`
-	Scoring scoring.Config `koanf:"scoring"`
-	Fetch   struct {
+	Retrieval retrieval.Config `koanf:"retrieval"`
+	Verify    verify.Limits    `koanf:"verify"`
+	Scoring   scoring.Config   `koanf:"scoring"`
+	// Factcheck holds the fact-check pipeline's limits; its default models
+	// are models.extractor, models.checkers and models.reporter.
+	Factcheck factcheck.Config `koanf:"factcheck"`
+	Fetch     struct {
 		AllowPrivate  bool          `koanf:"allow_private"`
 		MaxBytes      int64         `koanf:"max_bytes"`
 		Timeout       time.Duration `koanf:"timeout"`
@@ -101,6 +71,9 @@ type Config struct {
 	} `koanf:"fetch"`
 	Ingest struct {
 		Workers int `koanf:"workers"`
+		// ProgressInterval is how often `verity ingest` without a terminal
+		// logs its progress; 0 logs every source.
+		ProgressInterval time.Duration `koanf:"progress_interval"`
 		// Reliability maps domains (suffix match) to a reliability in [0,1].
 		Reliability map[string]float64 `koanf:"reliability"`
 	} `koanf:"ingest"`
@@ -211,41 +184,33 @@ func defaultConfig() Config {
 	c.Data = "./verity-data"
 	c.Log.Level, c.Log.Format = "info", "text"
 	c.Server.Addr = "127.0.0.1:8080"
-	c.Server.MaxBodyBytes = 1 << 20
-	c.Server.RequestTimeout = 60 * time.Second
 	c.Server.Demo = true
-	c.Server.AllowedOrigins, c.Server.AllowedHosts = []string{}, []string{}
-	c.Server.RateLimit, c.Server.RateBurst = 20, 40
-	c.Server.MaxHeavy = 4
-	c.Server.ReadTimeout, c.Server.IdleTimeout = 30*time.Second, 2*time.Minute
-	c.Server.MaxConnections = 512
-	rd := retrieval.DefaultConfig()
-	c.Retrieval.K, c.Retrieval.TopN = rd.K, rd.TopN
-	c.Retrieval.MinChars, c.Retrieval.MaxChars = rd.MinChars, rd.MaxChars
-	c.Retrieval.RecencyHalfLifeDays = rd.RecencyHalfLifeDays
-	c.Retrieval.MaxPerDomain = rd.MaxPerDomain
-	c.Verify.MaxClaimChars, c.Verify.Citations = 1000, 3
-	c.Verify.MinAbout, c.Verify.Credible, c.Verify.NearCopy = verify.DefaultMinAbout, verify.DefaultCredible, verify.DefaultNearCopy
-	c.Verify.Conflict = verify.DefaultConflict
+	c.Server.Config = server.DefaultConfig()
+	c.Retrieval = retrieval.DefaultConfig()
+	c.Verify = verify.DefaultLimits()
 	c.Scoring = scoring.DefaultConfig()
 	// The verdict thresholds fitted for the built-in judge; the seed's
 	// when the shipped file cannot be read (a test keeps it readable).
 	if t, err := scoring.BuiltinThresholds(); err == nil {
 		c.Scoring = c.Scoring.WithThresholds(t)
 	}
-	c.Fetch.MaxBytes = 10 << 20
-	c.Fetch.Timeout = 20 * time.Second
-	c.Fetch.UserAgent = "verity/0.1 (+https://github.com/verity-fc/verity)"
-	c.Fetch.RespectRobots = true
-	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight, c.Fetch.MaxExtractBytes = 16, 64<<20, 32<<20
-	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = 30, 0, 10000, time.Hour
-	c.Ingest.Workers = 4
+	c.Factcheck = factcheck.DefaultConfig()
+	// The models come from the models section.
+	c.Factcheck.ExtractorModel, c.Factcheck.CheckerModels, c.Factcheck.ReporterModel = "", nil, ""
+	fd := ingest.DefaultFetchConfig()
+	c.Fetch.MaxBytes, c.Fetch.Timeout, c.Fetch.UserAgent, c.Fetch.RespectRobots = fd.MaxBytes, fd.Timeout, fd.UserAgent, !fd.IgnoreRobots
+	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = fd.MaxConcurrent, fd.MaxBytesInFlight
+	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
+	rd := retention.DefaultConfig()
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
+	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
 	hd := llm.DefaultHTTPConfig()
 	c.Ollama.Timeout, c.Ollama.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
 	c.OpenAI.Timeout, c.OpenAI.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
-	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = 1, 5, time.Hour
+	jd := jobs.DefaultRiverConfig()
+	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = jd.Workers, jd.MaxAttempts, jd.JobTimeout
 	return c
 }
 
@@ -359,7 +324,7 @@ func loadConfig(path string, environ []string, flags map[string]any) (Config, er
 }
 
 func (c Config) validate() error {
-	if err := c.retrievalConfig().Validate(); err != nil {
+	if err := c.Retrieval.Validate(); err != nil {
 		// retrieval names k or top_n; the bounds relate the two, so name
 		// both keys as the configuration spells them.
 		return fmt.Errorf("retrieval.%v (retrieval.k: %d, retrieval.top_n: %d)", err, c.Retrieval.K, c.Retrieval.TopN)
@@ -367,36 +332,18 @@ func (c Config) validate() error {
 	switch {
 	case c.Data == "":
 		return fmt.Errorf("data: must name a directory")
-	case c.Retrieval.MinChars < 0 || c.Retrieval.MaxChars <= c.Retrieval.MinChars:
-		return fmt.Errorf("retrieval.max_chars (%d) must exceed retrieval.min_chars (%d)", c.Retrieval.MaxChars, c.Retrieval.MinChars)
-	case c.Verify.MinAbout > 1 || c.Verify.NearCopy > 1 || c.Verify.Conflict > 1 || c.Verify.Credible < 0 || c.Verify.Credible > 1:
-		return fmt.Errorf("verify.min_about, verify.near_copy and verify.conflict must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
-	case c.Fetch.Timeout <= 0 || c.Fetch.MaxBytes <= 0:
-		return fmt.Errorf("fetch.timeout and fetch.max_bytes must be positive")
-	case c.Fetch.MaxConcurrent < 1 || c.Fetch.MaxConcurrent > 1024:
-		return fmt.Errorf("fetch.max_concurrent must be between 1 and 1024, got %d", c.Fetch.MaxConcurrent)
 	case c.Fetch.MaxExtractBytes < 1:
 		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
-	case c.Fetch.MaxBytesInFlight < c.Fetch.MaxBytes:
-		return fmt.Errorf("fetch.max_bytes_in_flight (%d) must be at least fetch.max_bytes (%d)", c.Fetch.MaxBytesInFlight, c.Fetch.MaxBytes)
-	case c.Retention.Days < 0 || c.Retention.UploadDays < 0 || c.Retention.MaxJobs < 0 || c.Retention.Interval < 0:
-		return fmt.Errorf("retention.days, retention.upload_days, retention.max_jobs and retention.interval must not be negative")
-	case c.Ingest.Workers < 1 || c.Ingest.Workers > 64:
-		return fmt.Errorf("ingest.workers must be between 1 and 64, got %d", c.Ingest.Workers)
-	case c.Jobs.Workers < 1 || c.Jobs.Workers > 64:
-		return fmt.Errorf("jobs.workers must be between 1 and 64, got %d", c.Jobs.Workers)
-	case c.Jobs.MaxAttempts < 1 || c.Jobs.MaxAttempts > 100:
-		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.Jobs.MaxAttempts)
-	case c.Jobs.Timeout <= 0 || c.Qdrant.Timeout <= 0:
-		return fmt.Errorf("jobs.timeout and qdrant.timeout must be positive")
+	case c.Retention.Interval < 0:
+		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
+	case c.Ingest.ProgressInterval < 0:
+		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
+	case c.Qdrant.Timeout <= 0:
+		return fmt.Errorf("qdrant.timeout must be positive")
 	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
 		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
-	case c.Server.RateLimit < 0 || c.Server.RateBurst < 0 || c.Server.MaxHeavy < 1 || c.Server.MaxConnections < 1:
-		return fmt.Errorf("server.rate_limit and server.rate_burst must not be negative, server.max_heavy and server.max_connections must be at least 1")
-	case c.Server.ReadTimeout <= 0 || c.Server.IdleTimeout <= 0:
-		return fmt.Errorf("server.read_timeout and server.idle_timeout must be positive")
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
@@ -406,24 +353,51 @@ func (c Config) validate() error {
 	if err := c.openAIHTTP().Validate(); err != nil {
 		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
 	}
-	if n := len(c.checkerModels()); n > 4 {
-		return fmt.Errorf("models.checkers names %d models; at most 4", n)
+	for _, validate := range []func() error{
+		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
+		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate,
+		ingest.Config{Workers: c.Ingest.Workers}.Validate,
+	} {
+		if err := validate(); err != nil {
+			return err
+		}
 	}
 	for d, r := range c.Ingest.Reliability {
 		if r < 0 || r > 1 {
 			return fmt.Errorf("ingest.reliability.%s must be in [0,1], got %g", d, r)
 		}
 	}
-	return c.Scoring.Validate()
+	return nil
 }
 
-// retrievalConfig is the retrieval.Config the configuration describes.
-func (c Config) retrievalConfig() retrieval.Config {
-	r := c.Retrieval
-	return retrieval.Config{
-		K: r.K, TopN: r.TopN, MinChars: r.MinChars, MaxChars: r.MaxChars,
-		RecencyHalfLifeDays: r.RecencyHalfLifeDays, MaxPerDomain: r.MaxPerDomain,
+// fetchConfig is the fetcher's configuration.
+func (c Config) fetchConfig() ingest.FetchConfig {
+	f := c.Fetch
+	return ingest.FetchConfig{
+		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout, UserAgent: f.UserAgent,
+		IgnoreRobots: !f.RespectRobots, MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
 	}
+}
+
+// riverConfig is the PostgreSQL queue's configuration; the local runner
+// takes its Workers.
+func (c Config) riverConfig() jobs.RiverConfig {
+	return jobs.RiverConfig{Workers: c.Jobs.Workers, MaxAttempts: c.Jobs.MaxAttempts, JobTimeout: c.Jobs.Timeout}
+}
+
+// retentionConfig is the retention pass's configuration, without its
+// upload directory.
+func (c Config) retentionConfig() retention.Config {
+	r := c.Retention
+	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs}
+}
+
+// factcheckConfig is the pipeline's configuration: the factcheck section
+// with the models section's fact-check models.
+func (c Config) factcheckConfig() factcheck.Config {
+	f := c.Factcheck
+	f.ExtractorModel, f.CheckerModels, f.ReporterModel = c.Models.Extractor, c.checkerModels(), c.Models.Reporter
+	return f
 }
 
 // masked returns the configuration as YAML-ready nested maps with secrets
@@ -437,7 +411,7 @@ func (c Config) masked() (map[string]any, error) {
 		if isSecret(key) && k.String(key) != "" {
 			_ = k.Set(key, "********")
 		}
-		if strings.HasSuffix(key, "url") || strings.HasSuffix(key, ".host") {
+		if _, text := k.Get(key).(string); text && (strings.HasSuffix(key, "url") || strings.HasSuffix(key, ".host")) {
 			_ = k.Set(key, maskURL(k.String(key)))
 		}
 	}

@@ -36,6 +36,8 @@ func TestLoadConfigLayers(t *testing.T) {
 		{"map", c.Ingest.Reliability["nasa.gov"], 0.95},
 		{"untouched default", c.Scoring.WCMax, 0.25},
 		{"server default", c.Server.Addr, "127.0.0.1:8080"},
+		{"server limit default", c.Server.MaxHeavy, 4},
+		{"factcheck default", c.Factcheck.MaxClaims, 50},
 	}
 	for _, ch := range checks {
 		if ch.got != ch.want {
@@ -68,6 +70,19 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad threshold", "", []string{"VERITY_SCORING_REFUTED_C_MAX=2"}, "refuted_c_max"},
 		{"missing file", filepath.Join(dir, "nope.yaml"), nil, "nope.yaml"},
 		{"bad reliability", write("ingest:\n  reliability:\n    a.com: 3\n"), nil, "ingest.reliability.a.com"},
+		{"both retrieval keys named", write("retrieval:\n  k: 50\n  top_n: 30\n"), nil, "retrieval.k: 50, retrieval.top_n: 30"},
+		{"max_chars under min_chars", write("retrieval:\n  min_chars: 500\n  max_chars: 100\n"), nil, "retrieval.max_chars"},
+		{"server limit", "", []string{"VERITY_SERVER_MAX_HEAVY=0"}, "server.max_heavy"},
+		{"server body limit", write("server:\n  max_body_bytes: -1\n"), nil, "server.max_body_bytes"},
+		{"verify citations", write("verify:\n  citations: 5\n"), nil, "verify.citations must be 2 or 3"},
+		{"verify gate", "", []string{"VERITY_VERIFY_CREDIBLE=2"}, "verify.credible"},
+		{"factcheck stage timeout", write("factcheck:\n  stage_timeout: 1s\n"), nil, "factcheck.stage_timeout"},
+		{"factcheck global timeout", write("factcheck:\n  global_timeout: 1m\n"), nil, "factcheck.global_timeout"},
+		{"factcheck claims", "", []string{"VERITY_FACTCHECK_MAX_CLAIMS=-1"}, "factcheck.max_claims"},
+		{"too many checkers", "", []string{"VERITY_MODELS_CHECKERS=a,b,c,d,e"}, "models.checkers names 5 models"},
+		{"jobs workers", "", []string{"VERITY_JOBS_WORKERS=0"}, "jobs.workers must be between 1 and 64"},
+		{"retention days", write("retention:\n  days: -1\n"), nil, "retention.days"},
+		{"retention interval", "", []string{"VERITY_RETENTION_INTERVAL=-1s"}, "retention.interval"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +118,47 @@ func TestAgentModelsNeedABackend(t *testing.T) {
 		_, err = openApp(context.Background(), cfg, slog.New(slog.DiscardHandler))
 		if err == nil || !strings.Contains(err.Error(), "llama3.1") || !strings.Contains(err.Error(), "no model backend") {
 			t.Errorf("%s: openApp error = %v", env, err)
+		}
+	}
+}
+
+// TestLoadConfigSections checks that the settings of the sections cmd
+// embeds from their packages (server, retrieval, verify, factcheck) load
+// from the file and the environment and reach the package's type.
+func TestLoadConfigSections(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "verity.yaml")
+	yaml := "server:\n  max_heavy: 7\n  stream_heartbeat: 5s\nretrieval:\n  max_per_url: 2\n  blend:\n    overlap: 0.5\n" +
+		"verify:\n  citations: 2\n  max_domains: 9\nfactcheck:\n  max_claims: 12\n  stage_timeout: 45s\nmodels:\n  checkers: a, b\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(path, []string{"VERITY_SERVER_MAX_CONNECTIONS=9", "VERITY_FACTCHECK_MAX_TOKENS=300"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := c.factcheckConfig()
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"server.max_heavy", c.Server.MaxHeavy, 7},
+		{"server.stream_heartbeat", c.Server.StreamHeartbeat, 5 * time.Second},
+		{"server.max_connections", c.Server.MaxConns, 9},
+		{"server.read_timeout default", c.Server.ReadTimeout, 30 * time.Second},
+		{"retrieval.max_per_url", c.Retrieval.MaxPerURL, 2},
+		{"retrieval.blend.overlap", c.Retrieval.Blend.Overlap, 0.5},
+		{"retrieval.blend.relevance default", c.Retrieval.Blend.Relevance, 0.6},
+		{"verify.citations", c.Verify.MaxCitations, 2},
+		{"verify.max_domains", c.Verify.MaxDomains, 9},
+		{"factcheck.max_claims", fc.MaxClaims, 12},
+		{"factcheck.stage_timeout", fc.StageTimeout, 45 * time.Second},
+		{"factcheck.max_tokens", fc.MaxTokens, 300},
+		{"factcheck.global_timeout default", fc.GlobalTimeout, 600 * time.Second},
+		{"models.checkers", strings.Join(fc.CheckerModels, "|"), "a|b"},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s: got %v, want %v", ch.name, ch.got, ch.want)
 		}
 	}
 }

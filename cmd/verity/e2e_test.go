@@ -198,7 +198,8 @@ func TestIngestKillLosesNothingReported(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	cmd := exec.Command(verityBin, "ingest", "--data", data, "--workers", "1", src)
-	cmd.Env = cleanEnv()
+	// A progress line per source, so that the kill lands mid-run.
+	cmd.Env = append(cleanEnv(), "VERITY_INGEST_PROGRESS_INTERVAL=0s")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

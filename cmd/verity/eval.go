@@ -15,6 +15,7 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/train"
 )
 
 func init() { subcommands = append(subcommands, newEvalCmd) }
@@ -29,6 +30,7 @@ var corpusPredictor func(cmd *cobra.Command, cfg Config) (eval.Predictor, func()
 func newEvalCmd() *cobra.Command {
 	var (
 		set, mode, modelPath string
+		trainData            string
 		limit, concurrency   int
 		asJSON               bool
 		fit                  fitOptions
@@ -66,7 +68,12 @@ judge's thresholds ship as scoring/thresholds.json, written by
   verity eval --mode verdicts --fit --data $(mktemp -d) --write-thresholds scoring/thresholds.json
 Run it again when the built-in NLI model changes. The demo claims are a
 development set: the figures measured on the set the thresholds were fitted
-on are optimistic.`,
+on are optimistic.
+
+With the built-in NLI model, eval warns when claims of the set are in the
+shipped model's training split (its group-hash split of the data in
+--train-data, default ../shared/data), with their share: their scores
+overstate accuracy on unseen claims. Without that directory it says nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, _, err := loadFor(cmd)
@@ -127,6 +134,9 @@ on are optimistic.`,
 			if limit > 0 && limit < n {
 				n = limit
 			}
+			if modelPath == "" && (mode == "gold" || cfg.Models.NLI == "") {
+				warnTrainedOn(cmd.ErrOrStderr(), set, examples[:n], trainData)
+			}
 			progress := progressFunc(cmd.ErrOrStderr(), n, "eval")
 			r, err := eval.Run(cmd.Context(), examples, p, eval.Options{Limit: limit, Concurrency: concurrency}, progress)
 			if err != nil {
@@ -148,6 +158,7 @@ on are optimistic.`,
 	fl.IntVar(&concurrency, "concurrency", 2, "claims judged at once")
 	fl.BoolVar(&fit.on, "fit", false, "with --mode verdicts: fit the verdict thresholds to the set")
 	fl.StringVar(&fit.write, "write-thresholds", "", "with --fit: write the fitted thresholds to this JSON file")
+	fl.StringVar(&trainData, "train-data", "../shared/data", "the data the shipped NLI model was trained on, to warn when the set overlaps its training split (skipped when missing)")
 	return cmd
 }
 
@@ -155,6 +166,43 @@ on are optimistic.`,
 // model nli.LoadBuiltin returns (the feature model today; the aligning
 // network when it measures better on the demo claims, after a refit).
 const builtinJudgeName = "built-in (nli.LoadBuiltin)"
+
+// warnTrainedOn warns when examples overlap the training split of the
+// shipped NLI model, read from dir (that of 'verity train nli', seed 1):
+// their scores would overstate accuracy on unseen claims. Without dir it
+// says nothing.
+func warnTrainedOn(w io.Writer, set string, examples []eval.Example, dir string) {
+	if len(examples) == 0 {
+		return
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return
+	}
+	trained, err := train.TrainedClaims(dir, 1)
+	if err != nil {
+		fmt.Fprintf(w, "verity: warning: cannot check %s against the NLI model's training data in %s: %v\n", set, dir, err)
+		return
+	}
+	if n, share := trainedShare(examples, trained); n > 0 {
+		fmt.Fprintf(w, "verity: warning: %.0f%% of %s (%d of %d claims) is in the shipped NLI model's training split; its scores overstate accuracy on unseen claims\n",
+			100*share, set, n, len(examples))
+	}
+}
+
+// trainedShare counts the examples whose claim is in trained (keys as
+// train.NormalizeClaim gives them) and their share of examples.
+func trainedShare(examples []eval.Example, trained map[string]bool) (int, float64) {
+	n := 0
+	for _, e := range examples {
+		if trained[train.NormalizeClaim(e.Claim)] {
+			n++
+		}
+	}
+	if len(examples) == 0 {
+		return 0, 0
+	}
+	return n, float64(n) / float64(len(examples))
+}
 
 // loadJudge returns the built-in judge, or the one in path when set.
 func loadJudge(path string) (*nli.Builtin, error) {

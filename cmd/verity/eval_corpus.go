@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/verity-fc/verity/eval"
-	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/verify"
 )
 
@@ -26,9 +25,8 @@ func init() {
 	}
 }
 
-// verifyPredictor labels a claim with the verify pipeline over the corpus:
-// Supported -> SUPPORTS, Refuted -> REFUTES, anything else (Contested, Not
-// enough evidence) -> NOT_ENOUGH_INFO.
+// verifyPredictor labels a claim with the verify pipeline over the corpus
+// (see eval.FromResult).
 type verifyPredictor struct{ v *verify.Service }
 
 func (p verifyPredictor) Predict(ctx context.Context, ex eval.Example) (eval.Prediction, error) {
@@ -36,23 +34,5 @@ func (p verifyPredictor) Predict(ctx context.Context, ex eval.Example) (eval.Pre
 	if err != nil {
 		return eval.Prediction{}, err
 	}
-	label := eval.NotEnoughInfo
-	switch res.Verdict {
-	case evidence.Supported:
-		label = eval.Supports
-	case evidence.Refuted:
-		label = eval.Refutes
-	}
-	return eval.Prediction{Label: label, Probs: verdictProbs(res)}, nil
-}
-
-// verdictProbs turns a result into label probabilities for calibration
-// error: the 0-100 score is the probability of support (it is the
-// calibrated probability when a calibration is shipped), the strongest
-// contradiction claims the rest in proportion, and what is left is
-// NOT_ENOUGH_INFO.
-func verdictProbs(res evidence.Result) map[string]float64 {
-	pS := float64(res.Score) / 100
-	pR := res.Features.CMax * (1 - pS)
-	return map[string]float64{eval.Supports: pS, eval.Refutes: pR, eval.NotEnoughInfo: 1 - pS - pR}
+	return eval.FromResult(res), nil
 }

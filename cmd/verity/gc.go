@@ -60,8 +60,7 @@ func uploadDir(cfg Config) string { return filepath.Join(cfg.Data, "uploads") }
 
 // collector is the retention pass the configuration describes.
 func (a *app) collector() *retention.Collector {
-	r := a.cfg.Retention
-	return retention.New(a.corpus, retention.Config{
-		Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs, UploadDir: uploadDir(a.cfg),
-	}, a.log)
+	rc := a.cfg.retentionConfig()
+	rc.UploadDir = uploadDir(a.cfg)
+	return retention.New(a.corpus, rc, a.log)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -29,8 +30,8 @@ Re-ingesting a source whose text has not changed skips it; a changed source
 replaces its passages. A source that fails is reported with its reason and
 does not stop the others. A PDF is read for its text layer, title and date
 under hard limits (500 pages, 20 s); a scanned PDF without a text layer fails
-with that reason (no OCR). A progress bar is shown on a terminal, structured
-logs otherwise. Exits with status 1 when any source failed.
+with that reason (no OCR). A progress bar is shown on a terminal; otherwise
+a progress line is logged every ingest.progress_interval (5 s) and at the end. Exits with status 1 when any source failed.
 
 Jobs submitted to the server (POST /v1/ingest) end succeeded, partial (some
 sources failed; each reason is listed) or failed (every source failed).`,
@@ -43,12 +44,13 @@ sources failed; each reason is listed) or failed (every source failed).`,
 					bar *progressbar.ProgressBar
 				)
 				tty := term.IsTerminal(int(os.Stderr.Fd()))
+				throttle := progressThrottle{every: a.cfg.Ingest.ProgressInterval}
 				progress := func(p ingest.Progress) {
 					mu.Lock()
 					defer mu.Unlock()
 					if !tty {
-						if p.Current != "" {
-							a.log.Info("ingest progress", "done", p.Done, "total", p.Total, "source", p.Current, "ingested", p.Ingested, "skipped", p.Skipped, "failed", p.Failed)
+						if throttle.due(time.Now(), p.Done, p.Total) {
+							a.log.Info("ingest progress", "done", p.Done, "total", p.Total, "ingested", p.Ingested, "skipped", p.Skipped, "failed", p.Failed)
 						}
 						return
 					}
@@ -86,4 +88,19 @@ sources failed; each reason is listed) or failed (every source failed).`,
 	f.Int("workers", 4, "sources processed at once")
 	bindFlag(f, "workers", "ingest.workers")
 	return cmd
+}
+
+// progressThrottle decides when a progress line is logged: the first, then
+// one every interval, and the last (done == total).
+type progressThrottle struct {
+	every time.Duration
+	last  time.Time
+}
+
+func (t *progressThrottle) due(now time.Time, done, total int) bool {
+	if done < total && !t.last.IsZero() && now.Sub(t.last) < t.every {
+		return false
+	}
+	t.last = now
+	return true
 }

@@ -42,7 +42,7 @@ data.source is a CSV read relative to the YAML file. Alternatively --claim and
 			if err != nil {
 				return err
 			}
-			return withApp(cmd, func(a *app) error {
+			return withModels(cmd, func(a *app) error {
 				j, err := a.newJury(cfg)
 				if err != nil {
 					return err

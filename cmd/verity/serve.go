@@ -85,20 +85,9 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	sc := cfg.Server
-	srv := server.New(server.Config{
-		MaxBodyBytes:   sc.MaxBodyBytes,
-		RequestTimeout: sc.RequestTimeout,
-		UploadDir:      uploadDir(cfg),
-		AllowedOrigins: sc.AllowedOrigins,
-		AllowedHosts:   access.hosts,
-		RateLimit:      sc.RateLimit,
-		RateBurst:      sc.RateBurst,
-		MaxHeavy:       sc.MaxHeavy,
-		ReadTimeout:    sc.ReadTimeout,
-		IdleTimeout:    sc.IdleTimeout,
-		MaxConns:       sc.MaxConnections,
-	}, server.Deps{
+	scfg := cfg.Server.Config
+	scfg.UploadDir, scfg.AllowedHosts = uploadDir(cfg), access.hosts
+	srv := server.New(scfg, server.Deps{
 		Verifier:  a.verify,
 		Jobs:      runner,
 		Sources:   a.corpus,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"text/tabwriter"
@@ -153,7 +152,7 @@ shipped scoring/calibration.json is made with the defaults.`,
 				name string
 				sc   *scoring.Scorer
 			}{{"fixed sigmoid", fixed}, {"calibrated", scoring.New(cfg.Scoring, cal)}} {
-				r, ll := scoreCalibration(s.sc, dev)
+				r, ll := eval.ScoreCalibration(s.sc, dev)
 				fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.4f\n", s.name, ll, r.Accuracy, r.BalancedAccuracy, r.ECE)
 			}
 			return tw.Flush()
@@ -165,27 +164,4 @@ shipped scoring/calibration.json is made with the defaults.`,
 	fl.StringVar(&modelPath, "nli-model", "", "NLI model file (default: the built-in model)")
 	fl.Int64Var(&seed, "seed", 1, "random seed (the same as 'train nli' keeps its splits)")
 	return cmd
-}
-
-// scoreCalibration reads score/100 as P(supported) and scores it two-way;
-// it also returns the log-loss, with p clipped to [0.0001, 0.9999].
-func scoreCalibration(s *scoring.Scorer, examples []scoring.CalibrationExample) (eval.Report, float64) {
-	gold := make([]string, len(examples))
-	preds := make([]eval.Prediction, len(examples))
-	var ll float64
-	for i, e := range examples {
-		p := float64(s.Score(e.Features)) / 100
-		gold[i] = eval.NotSupported
-		y := 1 - p
-		if e.Supported {
-			gold[i] = eval.Supports
-			y = p
-		}
-		ll -= math.Log(math.Max(y, 1e-4))
-		preds[i] = eval.Prediction{Label: eval.NotSupported, Probs: map[string]float64{eval.Supports: p, eval.NotSupported: 1 - p}}
-		if p >= 0.5 {
-			preds[i].Label = eval.Supports
-		}
-	}
-	return eval.Score(gold, preds, eval.TwoWayLabels), ll / float64(len(examples))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/nli/train"
 )
@@ -145,30 +145,11 @@ func writeDevSets(dir string, dev map[string][]train.Encoded) error {
 		if err != nil {
 			return err
 		}
-		bw := bufio.NewWriter(f)
-		enc := json.NewEncoder(bw)
+		exs := make([]eval.Example, len(dev[name]))
 		for i, e := range dev[name] {
-			label := "NOT_ENOUGH_INFO"
-			switch e.Target {
-			case 1 << nli.Entail:
-				label = "SUPPORTS"
-			case 1 << nli.Contradict:
-				label = "REFUTES"
-			case 1<<nli.Contradict | 1<<nli.Neutral:
-				label = "NOT_SUPPORTED"
-			}
-			line := struct {
-				ID       string   `json:"id"`
-				Claim    string   `json:"claim"`
-				Evidence []string `json:"evidence"`
-				Label    string   `json:"label"`
-			}{fmt.Sprint(i), e.Claim, []string{e.Passage}, label}
-			if err := enc.Encode(line); err != nil {
-				f.Close()
-				return err
-			}
+			exs[i] = eval.Example{ID: fmt.Sprint(i), Claim: e.Claim, Evidence: []string{e.Passage}, Label: eval.TargetLabel(e.Target)}
 		}
-		if err := bw.Flush(); err != nil {
+		if err := eval.WriteSet(f, exs); err != nil {
 			f.Close()
 			return err
 		}

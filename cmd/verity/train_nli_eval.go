@@ -28,19 +28,12 @@ func scoreSet(set string, exs []train.Encoded, js []evidence.Judgment) train.Met
 	}
 	for i, e := range exs {
 		p := eval.FromJudgment(js[i])
-		switch {
-		case twoWay:
+		gold[i] = eval.TargetLabel(e.Target)
+		if twoWay {
 			p = eval.ToTwoWay(p)
-			gold[i] = eval.NotSupported
-			if e.Target == 1<<nli.Entail {
-				gold[i] = eval.Supports
+			if gold[i] != eval.Supports {
+				gold[i] = eval.NotSupported
 			}
-		case e.Target == 1<<nli.Entail:
-			gold[i] = eval.Supports
-		case e.Target == 1<<nli.Contradict:
-			gold[i] = eval.Refutes
-		default:
-			gold[i] = eval.NotEnoughInfo
 		}
 		preds[i] = p
 	}

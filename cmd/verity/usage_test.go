@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUsageErrorsExit2: a missing argument, an unknown flag or command and a
@@ -74,5 +76,46 @@ func TestEmptyCorpusWarns(t *testing.T) {
 	_, stderr, _ := verity(t, "verify", "--data", data, "--log-level", "debug", "The sky is blue at noon.")
 	if !strings.Contains(stderr, "passage store loaded") {
 		t.Errorf("--log-level debug: stderr %q lacks the passage store line", stderr)
+	}
+}
+
+// TestModelOnlyCommands: entail and jury read no corpus, so they neither
+// need nor create the data directory; entail says --source-type is
+// required, in its help and when it is missing (exit 2).
+func TestModelOnlyCommands(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	if out, _, code := verity(t, "entail", "--help"); code != 0 || !strings.Contains(out, "--source-type TYPE") || !strings.Contains(out, "(required)") {
+		t.Errorf("entail --help: exit %d; want --source-type shown as required:\n%s", code, out)
+	}
+	_, stderr, code := verity(t, "entail", "--data", data, "--claim", "The bridge opened in 1937.", "--excerpt", "It opened in 1937.")
+	if code != 2 || !strings.Contains(stderr, `"source-type"`) {
+		t.Errorf("entail without --source-type: exit %d, stderr %q; want 2 naming it", code, stderr)
+	}
+	if _, stderr, code := verity(t, "entail", "--data", data, "--claim", "The bridge opened in 1937.",
+		"--excerpt", "The bridge opened to traffic in 1937.", "--source-type", "city archive"); code != 0 {
+		t.Errorf("entail: exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := verity(t, "jury", "--data", data, "--claim", "The bridge opened in 1937.", "--truth", "The bridge opened in 1937."); code != 0 {
+		t.Errorf("jury: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("entail or jury created %s (%v)", data, err)
+	}
+}
+
+// TestProgressThrottle: ingest without a terminal logs its first progress
+// line, then one per interval, and the last, not one per record.
+func TestProgressThrottle(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	th := progressThrottle{every: 5 * time.Second}
+	var logged []int
+	for done := 1; done <= 100; done++ {
+		// A record every 100 ms: 10 s in all.
+		if th.due(start.Add(time.Duration(done)*100*time.Millisecond), done, 100) {
+			logged = append(logged, done)
+		}
+	}
+	if want := []int{1, 51, 100}; !slices.Equal(logged, want) {
+		t.Errorf("logged at %v, want %v", logged, want)
 	}
 }

@@ -133,6 +133,20 @@ func readRows(path string, fn func(row) error) error {
 //
 // A missing file is an error naming it.
 func LoadSets(dir string, seed int64) (Sets, error) {
+	sets, _, err := loadSets(dir, seed, true)
+	return sets, err
+}
+
+// claimRow is a FEVER claim with its group and split.
+type claimRow struct {
+	claim, group string
+	s            Split
+}
+
+// loadSets is LoadSets; it also returns every FEVER claim with its split,
+// and without neutrals it leaves out the neutral pairs built from FEVER
+// claims (SetSamePage, SetRandom), the costly part.
+func loadSets(dir string, seed int64, neutrals bool) (Sets, []claimRow, error) {
 	sets := Sets{}
 	add := func(name string, p Pair, s Split) {
 		v := sets[name]
@@ -140,10 +154,6 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 		sets[name] = v
 	}
 
-	type claimRow struct {
-		claim, group string
-		s            Split
-	}
 	var feverClaims []claimRow
 	ownPassage := map[string]bool{}
 	err := readRows(filepath.Join(dir, "fever", "paper_dev.jsonl"), func(r row) error {
@@ -166,7 +176,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range []struct{ name, file string }{{SetVitaminC, "real_a.jsonl"}, {SetVitaminSyn, "synthetic.jsonl"}} {
 		err := readRows(filepath.Join(dir, "vitaminc", f.file), func(r row) error {
@@ -182,7 +192,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, f := range []string{"dev.jsonl", "test.jsonl"} {
@@ -207,7 +217,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	err = readRows(filepath.Join(dir, "scifact", "train_claim_doc_pairs.jsonl"), func(r row) error {
@@ -227,7 +237,11 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+
+	if !neutrals {
+		return sets, feverClaims, nil
 	}
 
 	// Evidence about the same subject but another fact: FEVER claims with
@@ -281,7 +295,7 @@ func LoadSets(dir string, seed int64) (Sets, error) {
 			}
 		}
 	}
-	return sets, nil
+	return sets, feverClaims, nil
 }
 
 // bestWindow returns the n consecutive sentences sharing the most content

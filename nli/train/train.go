@@ -75,13 +75,7 @@ type Encoded struct {
 // Encode computes the inputs of examples, applying the ablation.
 func Encode(ctx context.Context, exs []Example, ablate string, logf func(string, ...any)) ([]Encoded, error) {
 	enc := nli.NewEncoder()
-	weights := map[string]float64{}
-	for k, v := range BaseWeights {
-		weights[k] = v
-	}
-	for _, f := range ExtraFiles {
-		weights[f.Name] = f.Weight
-	}
+	weights := setWeights()
 	out := make([]Encoded, len(exs))
 	start := time.Now()
 	for i, e := range exs {
