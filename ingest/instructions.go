@@ -23,7 +23,32 @@ var instructionRe = regexp.MustCompile(`(?i)` +
 
 // IsInstruction reports whether sentence addresses a checker rather than
 // a reader.
-func IsInstruction(sentence string) bool { return instructionRe.MatchString(sentence) }
+func IsInstruction(sentence string) bool {
+	return mayInstruct(sentence) && instructionRe.MatchString(sentence)
+}
+
+// instructionKeys are words of which every match of instructionRe holds one
+// (each alternative of it needs one of them), in lower case.
+var instructionKeys = []string{"instruction", "direction", "prompt", "rule", "must", "should", "shall",
+	"instructed", "need", "have", "claim", "statement", "citation", "source", "document", "fact", "you are", ":"}
+
+// foldToASCII lower-cases the letters that case-fold to ASCII ones as
+// instructionRe's (?i) folds them: the Kelvin sign lowers to k, the long s
+// only folds to s.
+var foldToASCII = strings.NewReplacer("\u017f", "s", "\u212a", "k")
+
+// mayInstruct reports whether sentence holds a word that instructionRe
+// needs: a sentence without one cannot match, and testing for them is
+// some 20 times cheaper than the expression (most of ingest's CPU before).
+func mayInstruct(sentence string) bool {
+	low := foldToASCII.Replace(strings.ToLower(sentence))
+	for _, k := range instructionKeys {
+		if strings.Contains(low, k) {
+			return true
+		}
+	}
+	return false
+}
 
 // The marks around an instruction sentence in a stored passage: two
 // characters of Unicode's private use area, which extraction removes from

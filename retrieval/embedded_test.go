@@ -297,10 +297,11 @@ func TestEmbeddedReplaceSources(t *testing.T) {
 	}
 }
 
-// TestEmbeddedPrunesCommonTerms checks that a query whose terms match more
-// rows than MaxRankedPostings ranks by its rare terms: the passages that
-// hold only the common term are not ranked, and without the bound they are.
-func TestEmbeddedPrunesCommonTerms(t *testing.T) {
+// TestEmbeddedRanksRareTermsFirst checks that a query whose common term
+// matches every row ranks by its rare term first, and that the top-k
+// pruning of the full-text index still ranks the rows that hold only the
+// common term when k asks for them.
+func TestEmbeddedRanksRareTermsFirst(t *testing.T) {
 	ctx := context.Background()
 	var ps []evidence.Passage
 	var vs [][]float32
@@ -312,24 +313,21 @@ func TestEmbeddedPrunesCommonTerms(t *testing.T) {
 		ps = append(ps, evidence.Passage{ID: fmt.Sprint("p", i), SourceID: fmt.Sprint("s", i), Text: text})
 		vs = append(vs, vectorN(i))
 	}
-	for _, tt := range []struct {
-		limit int
-		want  int
-	}{{10, 4}, {-1, 40}} {
-		s := openEmbedded(t, retrieval.EmbeddedConfig{MaxRankedPostings: tt.limit})
-		if err := s.Upsert(ctx, ps, vs); err != nil {
-			t.Fatal(err)
-		}
-		hits, err := s.Search(ctx, retrieval.Query{Text: "weather tornado", K: 100})
+	s := openEmbedded(t, retrieval.EmbeddedConfig{})
+	if err := s.Upsert(ctx, ps, vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{4, 100} {
+		hits, err := s.Search(ctx, retrieval.Query{Text: "weather tornado", K: k})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(hits) != tt.want {
-			t.Errorf("limit %d: %d hits; want %d", tt.limit, len(hits), tt.want)
+		if len(hits) != min(k, 40) {
+			t.Errorf("k %d: %d hits; want %d", k, len(hits), min(k, 40))
 		}
 		for _, h := range hits[:4] {
 			if !strings.Contains(h.Passage.Text, "tornado") {
-				t.Errorf("limit %d: %q ranked among the first 4", tt.limit, h.Passage.Text)
+				t.Errorf("k %d: %q ranked among the first 4", k, h.Passage.Text)
 			}
 		}
 	}
