@@ -3,10 +3,10 @@ package retrieval
 import (
 	"fmt"
 	"math"
-	"os"
-	"slices"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
