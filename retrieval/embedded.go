@@ -483,10 +483,14 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 		return nil, nil, 0, err
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	for _, src := range sourceIDs {
-		ds, err := deleteSourceRows(ctx, tx, src)
+	for start := 0; start < len(sourceIDs); start += maxDeleteSources {
+		ids := sourceIDs[start:min(start+maxDeleteSources, len(sourceIDs))]
+		ds, err := deleteSourceRows(ctx, tx, ids)
 		if err != nil {
-			return nil, nil, 0, fmt.Errorf("delete source %q: %w", src, err)
+			if len(ids) == 1 {
+				return nil, nil, 0, fmt.Errorf("delete source %q: %w", ids[0], err)
+			}
+			return nil, nil, 0, fmt.Errorf("delete sources: %w", err)
 		}
 		deleted = append(deleted, ds...)
 	}
@@ -546,10 +550,20 @@ func (e *Embedded) DeleteSource(ctx context.Context, sourceID string) error {
 	return nil
 }
 
-// deleteSourceRows deletes the passages of a source in tx and returns their
+// maxDeleteSources bounds the sources of one DELETE statement (SQLite
+// allows 32,766 parameters); ingest replaces up to 2,000 sources a batch,
+// and one statement for them all costs a fraction of one each.
+const maxDeleteSources = 500
+
+// deleteSourceRows deletes the passages of sources in tx and returns their
 // row IDs.
-func deleteSourceRows(ctx context.Context, tx *sql.Tx, sourceID string) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id = $1 RETURNING rid", sourceID)
+func deleteSourceRows(ctx context.Context, tx *sql.Tx, sourceIDs []string) ([]int64, error) {
+	args := make([]any, len(sourceIDs))
+	ps := make([]string, len(sourceIDs))
+	for i, id := range sourceIDs {
+		args[i], ps[i] = id, fmt.Sprintf("$%d", i+1)
+	}
+	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id IN ("+strings.Join(ps, ", ")+") RETURNING rid", args...)
 	if err != nil {
 		return nil, err
 	}

@@ -219,3 +219,42 @@ func TestDot8(t *testing.T) {
 		}
 	}
 }
+
+// TestSignStageSplit checks that the sign stage split among goroutines
+// keeps the rows the single scan keeps.
+func TestSignStageSplit(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(5))
+	d := newDenseIndex()
+	v := make([]float32, 96)
+	for i := range 5000 {
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		d.put(int64(i+1), unit(t, v...), "x.example", noDate)
+	}
+	d.delete(17)
+	for j := range v {
+		v[j] = float32(rng.NormFloat64())
+	}
+	q := d.query(unit(t, v...))
+	keep := func(r int) bool { return r%3 != 0 }
+	old := signParallelRows
+	defer func() { signParallelRows = old }()
+	signParallelRows = len(d.rids) + 1
+	one, err := d.signStage(ctx, q, 700, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signParallelRows = 100
+	split, err := d.signStage(ctx, q, 700, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one) != 700 {
+		t.Fatalf("single scan kept %d rows; want 700", len(one))
+	}
+	if diff := cmp.Diff(one, split); diff != "" {
+		t.Errorf("split scan (-single +split):\n%s", diff)
+	}
+}

@@ -68,7 +68,11 @@ type lexDoc struct {
 // analyze returns the stems of the content words of a passage's text and
 // title (the words its queries are made of: see contentTerms) with their
 // counts.
-func analyze(body, title string) lexDoc {
+func analyze(body, title string) lexDoc { return analyzeCached(body, title, nil) }
+
+// analyzeCached is analyze remembering stems in local (when not nil) as well
+// as in the shared cache, whose lookups cost more.
+func analyzeCached(body, title string, local map[string]string) lexDoc {
 	counts := map[string]int{}
 	length := 0
 	add := func(s string, w int) {
@@ -77,7 +81,14 @@ func analyze(body, title string) lexDoc {
 			if !contentWord(word) {
 				continue
 			}
-			counts[stem(word)] += w
+			st, ok := local[word]
+			if !ok {
+				st = stem(word)
+				if local != nil && len(local) < stemCacheMax {
+					local[word] = st
+				}
+			}
+			counts[st] += w
 		}
 	}
 	add(body, 2)
@@ -474,8 +485,9 @@ func analyzeAll(passages []evidence.Passage) []lexDoc {
 	docs := make([]lexDoc, len(passages))
 	workers := min(runtime.GOMAXPROCS(0), (len(passages)+63)/64)
 	if workers <= 1 {
+		local := map[string]string{}
 		for i, p := range passages {
-			docs[i] = analyze(p.Text, p.Title)
+			docs[i] = analyzeCached(p.Text, p.Title, local)
 		}
 		return docs
 	}
@@ -484,8 +496,9 @@ func analyzeAll(passages []evidence.Passage) []lexDoc {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			local := map[string]string{}
 			for i := w; i < len(passages); i += workers {
-				docs[i] = analyze(passages[i].Text, passages[i].Title)
+				docs[i] = analyzeCached(passages[i].Text, passages[i].Title, local)
 			}
 		}()
 	}

@@ -3,8 +3,6 @@ package retrieval
 import (
 	"strings"
 	"unicode"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // Limits on the terms taken from query text.
@@ -46,7 +44,7 @@ func contentTerms(s string, max int) []string {
 func stems(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range contentTerms(s, max) {
-		out[english.Stem(t, false)] = true
+		out[stem(t)] = true
 	}
 	return out
 }
