@@ -280,13 +280,45 @@ func (d *denseIndex) search(ctx context.Context, q denseQuery, n int, keep func(
 	if err != nil {
 		return nil, err
 	}
-	top := make(minHeap, 0, codeCandidates(n))
-	for _, r := range cand {
-		s := scored{rid: d.rids[r], score: float64(dot8(q.codes, d.codes[r*d.dim:(r+1)*d.dim])) * float64(q.scale) * float64(d.scales[r])}
-		top.offer(s, codeCandidates(n))
+	m := codeCandidates(n)
+	parts := 1
+	if len(cand) >= codeParallelRows {
+		parts = min(runtime.GOMAXPROCS(0), 4)
+	}
+	tops := make([]minHeap, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		rows := cand[len(cand)*p/parts : len(cand)*(p+1)/parts]
+		tops[p] = make(minHeap, 0, m)
+		score := func() {
+			for _, r := range rows {
+				s := scored{rid: d.rids[r], score: float64(dot8(q.codes, d.codes[r*d.dim:(r+1)*d.dim])) * float64(q.scale) * float64(d.scales[r])}
+				tops[p].offer(s, m)
+			}
+		}
+		if p == parts-1 {
+			score()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			score()
+		}()
+	}
+	wg.Wait()
+	top := tops[0]
+	for _, t := range tops[1:] {
+		for _, s := range t {
+			top.offer(s, m)
+		}
 	}
 	return top.sorted(), nil
 }
+
+// codeParallelRows is the candidates from which the int8 stage is split
+// among the CPUs (about 0.4 ms a thousand on one).
+var codeParallelRows = 10000
 
 // signStage returns up to c eligible rows, those whose sign codes are
 // nearest the query's, in no order. Above signParallelRows rows the scan

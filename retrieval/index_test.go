@@ -220,8 +220,8 @@ func TestDot8(t *testing.T) {
 	}
 }
 
-// TestSignStageSplit checks that the sign stage split among goroutines
-// keeps the rows the single scan keeps.
+// TestSignStageSplit checks that the sign and int8 stages split among
+// goroutines keep what the single scans keep.
 func TestSignStageSplit(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(5))
@@ -256,5 +256,23 @@ func TestSignStageSplit(t *testing.T) {
 	}
 	if diff := cmp.Diff(one, split); diff != "" {
 		t.Errorf("split scan (-single +split):\n%s", diff)
+	}
+	oldCode := codeParallelRows
+	defer func() { codeParallelRows = oldCode }()
+	codeParallelRows = len(d.rids) + 1
+	whole, err := d.search(ctx, q, 40, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codeParallelRows = 100
+	parts, err := d.search(ctx, q, 40, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) != codeCandidates(40) {
+		t.Fatalf("search returned %d candidates; want %d", len(whole), codeCandidates(40))
+	}
+	if diff := cmp.Diff(whole, parts, cmp.AllowUnexported(scored{})); diff != "" {
+		t.Errorf("split int8 stage (-single +split):\n%s", diff)
 	}
 }

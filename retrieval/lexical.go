@@ -23,10 +23,10 @@ import (
 //     so its cost grows with the corpus; leaving the commonest terms out
 //     (the store's former bound of 20,000 ranked rows) bounds it but still
 //     cost 20-35 ms a query at 1M passages and drops matches.
-//   - Bleve (the well-kept Go library with BM25) keeps its own copy of every
-//     document in its own storage, so the passages would be written twice at
-//     ingest (SQLite stays the record that must survive a crash), and it has
-//     no top-k early termination of its scorer (it scores every match too).
+//   - Bleve (the well-kept Go library with BM25) keeps its own store of
+//     every document, so the passages would be written twice at ingest
+//     (SQLite stays the record that must survive a crash), with a second
+//     crash-recovery story to keep in step; it was not measured here.
 //   - An index of posting lists in blocks of lexBlock with a bound per block
 //     lets a top-k search (MaxScore: Turtle and Flood, 1995, with block
 //     bounds as in block-max WAND: Ding and Suel, 2011) skip the postings of
