@@ -260,7 +260,7 @@ func (d *denseIndex) query(u []float32) denseQuery {
 // BenchmarkDenseSearch for the recall.
 func signCandidates(n, rows int) int { return max(2000, 25*n, min(rows/20, maxSignCandidates)) }
 
-const maxSignCandidates = 25000
+var maxSignCandidates = 25000
 
 func codeCandidates(n int) int { return 2 * n }
 
@@ -394,6 +394,9 @@ var signParallelRows = 200000
 // counts them in hist; ineligible rows get math.MaxUint16.
 func (d *denseIndex) signScan(ctx context.Context, q denseQuery, keep func(row int) bool, lo, hi int, dist []uint16, hist []int) error {
 	w := d.words
+	if w == 6 && keep == nil {
+		return d.signScan6(ctx, q, lo, hi, dist, hist)
+	}
 	p0, p1, p2 := q.planes[0], q.planes[1], q.planes[2]
 	for r := lo; r < hi; r++ {
 		if (r-lo)%8192 == 0 {
@@ -413,6 +416,37 @@ func (d *denseIndex) signScan(ctx context.Context, q denseQuery, keep func(row i
 		}
 		dist[r] = uint16(h)
 		hist[h]++
+	}
+	return nil
+}
+
+// signScan6 is signScan for 384 dimensions (the built-in embedder's) and no
+// filter, with the query's words in locals: about twice as fast.
+func (d *denseIndex) signScan6(ctx context.Context, q denseQuery, lo, hi int, dist []uint16, hist []int) error {
+	var s, a, b, c [6]uint64
+	copy(s[:], q.signs)
+	copy(a[:], q.planes[0])
+	copy(b[:], q.planes[1])
+	copy(c[:], q.planes[2])
+	signs, flags := d.signs, d.flags
+	for start := lo; start < hi; start += 8192 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for r := start; r < min(start+8192, hi); r++ {
+			if flags[r] != 0 {
+				dist[r] = math.MaxUint16
+				continue
+			}
+			row := (*[6]uint64)(signs[r*6 : r*6+6])
+			h := 0
+			for i := range 6 {
+				x := s[i] ^ row[i]
+				h += bits.OnesCount64(x&a[i]) + bits.OnesCount64(x&b[i]) + bits.OnesCount64(x&c[i])
+			}
+			dist[r] = uint16(h)
+			hist[h]++
+		}
 	}
 	return nil
 }

@@ -276,3 +276,41 @@ func TestSignStageSplit(t *testing.T) {
 		t.Errorf("split int8 stage (-single +split):\n%s", diff)
 	}
 }
+
+// TestSignScan6 checks that the sign scan for 384 dimensions gives the
+// distances the general scan gives, deleted rows included.
+func TestSignScan6(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(6))
+	d := newDenseIndex()
+	v := make([]float32, 384)
+	for i := range 3000 {
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+			if j > 100 && rng.Intn(3) > 0 {
+				v[j] = 0
+			}
+		}
+		d.put(int64(i+1), unit(t, v...), "x.example", noDate)
+	}
+	d.delete(40)
+	q := d.query(unit(t, v...))
+	n := len(d.rids)
+	fast, slow := make([]uint16, n), make([]uint16, n)
+	hf, hs := make([]int, 3*384+2), make([]int, 3*384+2)
+	if err := d.signScan(ctx, q, nil, 0, n, fast, hf); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.signScan(ctx, q, func(int) bool { return true }, 0, n, slow, hs); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(slow, fast); diff != "" {
+		t.Errorf("distances (-general +384):\n%s", diff)
+	}
+	if diff := cmp.Diff(hs, hf); diff != "" {
+		t.Errorf("histogram (-general +384):\n%s", diff)
+	}
+	if fast[39] != math.MaxUint16 {
+		t.Errorf("deleted row has distance %d", fast[39])
+	}
+}
