@@ -224,7 +224,12 @@ type denseQuery struct {
 	codes  []int8
 	signs  []uint64
 	planes [3][]uint64
-	scale  float32
+	// ones and twos are the bits of each component's weight (how many
+	// planes hold it, 0 to 3): the weighted distance of a row whose sign
+	// bits differ from the query's in x is popcount(x&ones) +
+	// 2·popcount(x&twos), two population counts a word instead of three.
+	ones, twos []uint64
+	scale      float32
 }
 
 func (d *denseIndex) query(u []float32) denseQuery {
@@ -249,6 +254,14 @@ func (d *denseIndex) query(u []float32) denseQuery {
 				q.planes[j][i/64] |= 1 << (i % 64)
 			}
 		}
+	}
+	q.ones, q.twos = make([]uint64, w), make([]uint64, w)
+	for i := range w {
+		a, b, c := q.planes[0][i], q.planes[1][i], q.planes[2][i]
+		// Planes nest (c within b within a): weight 1 is a&^b, 2 is
+		// b&^c, 3 is c.
+		q.ones[i] = (a &^ b) | c
+		q.twos[i] = b
 	}
 	return q
 }
@@ -397,7 +410,7 @@ func (d *denseIndex) signScan(ctx context.Context, q denseQuery, keep func(row i
 	if w == 6 && keep == nil {
 		return d.signScan6(ctx, q, lo, hi, dist, hist)
 	}
-	p0, p1, p2 := q.planes[0], q.planes[1], q.planes[2]
+	ones, twos := q.ones, q.twos
 	for r := lo; r < hi; r++ {
 		if (r-lo)%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -412,7 +425,7 @@ func (d *denseIndex) signScan(ctx context.Context, q denseQuery, keep func(row i
 		h := 0
 		for i, x := range q.signs[:len(row)] {
 			diff := x ^ row[i]
-			h += bits.OnesCount64(diff&p0[i]) + bits.OnesCount64(diff&p1[i]) + bits.OnesCount64(diff&p2[i])
+			h += bits.OnesCount64(diff&ones[i]) + 2*bits.OnesCount64(diff&twos[i])
 		}
 		dist[r] = uint16(h)
 		hist[h]++
@@ -423,11 +436,10 @@ func (d *denseIndex) signScan(ctx context.Context, q denseQuery, keep func(row i
 // signScan6 is signScan for 384 dimensions (the built-in embedder's) and no
 // filter, with the query's words in locals: about twice as fast.
 func (d *denseIndex) signScan6(ctx context.Context, q denseQuery, lo, hi int, dist []uint16, hist []int) error {
-	var s, a, b, c [6]uint64
+	var s, ones, twos [6]uint64
 	copy(s[:], q.signs)
-	copy(a[:], q.planes[0])
-	copy(b[:], q.planes[1])
-	copy(c[:], q.planes[2])
+	copy(ones[:], q.ones)
+	copy(twos[:], q.twos)
 	signs, flags := d.signs, d.flags
 	for start := lo; start < hi; start += 8192 {
 		if err := ctx.Err(); err != nil {
@@ -442,7 +454,7 @@ func (d *denseIndex) signScan6(ctx context.Context, q denseQuery, lo, hi int, di
 			h := 0
 			for i := range 6 {
 				x := s[i] ^ row[i]
-				h += bits.OnesCount64(x&a[i]) + bits.OnesCount64(x&b[i]) + bits.OnesCount64(x&c[i])
+				h += bits.OnesCount64(x&ones[i]) + 2*bits.OnesCount64(x&twos[i])
 			}
 			dist[r] = uint16(h)
 			hist[h]++

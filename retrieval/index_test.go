@@ -314,3 +314,26 @@ func TestSignScan6(t *testing.T) {
 		t.Errorf("deleted row has distance %d", fast[39])
 	}
 }
+
+// TestDenseQueryWeights checks that the two weight words give each
+// component the number of planes that hold it.
+func TestDenseQueryWeights(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	v := make([]float32, 200)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	q := newDenseIndex().query(unit(t, v...))
+	for i := range v {
+		want := 0
+		for _, p := range q.planes {
+			if p[i/64]&(1<<(i%64)) != 0 {
+				want++
+			}
+		}
+		got := int(q.ones[i/64]>>(i%64)&1) + 2*int(q.twos[i/64]>>(i%64)&1)
+		if got != want {
+			t.Fatalf("component %d: weight %d; the planes give %d", i, got, want)
+		}
+	}
+}
