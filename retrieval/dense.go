@@ -208,6 +208,35 @@ func dot8(a, b []int8) int32 {
 	return s0 + s1 + s2 + s3
 }
 
+// dot is the dot product of the query's int8 codes with a row's: over the
+// query's non-zero components alone when they are few, the same integer.
+func (q *denseQuery) dot(row []int8) int32 {
+	if q.nzIdx == nil {
+		return dot8(q.codes, row)
+	}
+	return dotSparse(q.nzIdx, q.nzVal, row)
+}
+
+// dotSparse is the dot product of a sparse vector (indices and values) with
+// a dense int8 one; every index must be within row.
+func dotSparse(idx, val []int32, row []int8) int32 {
+	var s0, s1, s2, s3 int32
+	n := min(len(idx), len(val))
+	idx, val = idx[:n], val[:n]
+	for len(idx) >= 4 && len(val) >= 4 {
+		i, v := idx[:4:4], val[:4:4]
+		s0 += v[0] * int32(row[i[0]])
+		s1 += v[1] * int32(row[i[1]])
+		s2 += v[2] * int32(row[i[2]])
+		s3 += v[3] * int32(row[i[3]])
+		idx, val = idx[4:], val[4:]
+	}
+	for j := range idx {
+		s0 += val[j] * int32(row[idx[j]])
+	}
+	return s0 + s1 + s2 + s3
+}
+
 // denseQuery is a unit query vector in the index's forms. The first stage
 // compares sign codes only where the query has weight, and more where it
 // has more: planes[j] holds the components whose magnitude is at least the
@@ -230,6 +259,11 @@ type denseQuery struct {
 	// 2·popcount(x&twos), two population counts a word instead of three.
 	ones, twos []uint64
 	scale      float32
+	// nzIdx and nzVal are the query's non-zero int8 components, when they
+	// are few enough that a dot product over them alone is cheaper (see
+	// dotSparse); nil otherwise.
+	nzIdx []int32
+	nzVal []int32
 }
 
 func (d *denseIndex) query(u []float32) denseQuery {
@@ -252,6 +286,21 @@ func (d *denseIndex) query(u []float32) denseQuery {
 		for i, x := range u {
 			if x != 0 && abs32(x) >= t {
 				q.planes[j][i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	nz := 0
+	for _, c := range q.codes {
+		if c != 0 {
+			nz++
+		}
+	}
+	// The built-in embedder's claims have about a third of their
+	// components non-zero (its hashed block is sparse).
+	if nz*2 < len(q.codes) {
+		for i, c := range q.codes {
+			if c != 0 {
+				q.nzIdx, q.nzVal = append(q.nzIdx, int32(i)), append(q.nzVal, int32(c))
 			}
 		}
 	}
@@ -305,7 +354,7 @@ func (d *denseIndex) search(ctx context.Context, q denseQuery, n int, keep func(
 		tops[p] = make(minHeap, 0, m)
 		score := func() {
 			for _, r := range rows {
-				s := scored{rid: d.rids[r], score: float64(dot8(q.codes, d.codes[r*d.dim:(r+1)*d.dim])) * float64(q.scale) * float64(d.scales[r])}
+				s := scored{rid: d.rids[r], score: float64(q.dot(d.codes[r*d.dim:(r+1)*d.dim])) * float64(q.scale) * float64(d.scales[r])}
 				tops[p].offer(s, m)
 			}
 		}

@@ -337,3 +337,28 @@ func TestDenseQueryWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestDotSparse checks that the dot product over a query's non-zero
+// components equals the one over all of them.
+func TestDotSparse(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	v := make([]float32, 384)
+	for i := range v {
+		if i < 100 || rng.Intn(5) == 0 {
+			v[i] = float32(rng.NormFloat64())
+		}
+	}
+	q := newDenseIndex().query(unit(t, v...))
+	if q.nzIdx == nil {
+		t.Fatal("a query two-thirds zeros has no sparse form")
+	}
+	row := make([]int8, 384)
+	for range 50 {
+		for i := range row {
+			row[i] = int8(rng.Intn(255) - 127)
+		}
+		if got, want := q.dot(row), dot8(q.codes, row); got != want {
+			t.Fatalf("sparse dot %d; dense %d", got, want)
+		}
+	}
+}

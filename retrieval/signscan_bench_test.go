@@ -34,3 +34,36 @@ func BenchmarkSignScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInt8Stage compares the int8 dot product over every component
+// with the one over a claim-like query's non-zero third.
+func BenchmarkInt8Stage(b *testing.B) {
+	rng := rand.New(rand.NewSource(2))
+	const rows = 25000
+	codes := make([]int8, rows*384)
+	for i := range codes {
+		codes[i] = int8(rng.Intn(255) - 127)
+	}
+	v := make([]float32, 384)
+	for i := range v {
+		if i < 100 || rng.Intn(5) == 0 {
+			v[i] = float32(rng.NormFloat64())
+		}
+	}
+	u, _ := normalize(v)
+	q := newDenseIndex().query(u)
+	b.Run("dense", func(b *testing.B) {
+		for b.Loop() {
+			for r := range rows {
+				dot8(q.codes, codes[r*384:(r+1)*384])
+			}
+		}
+	})
+	b.Run("sparse", func(b *testing.B) {
+		for b.Loop() {
+			for r := range rows {
+				q.dot(codes[r*384 : (r+1)*384])
+			}
+		}
+	})
+}
