@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -393,15 +394,7 @@ func (x *lexIndex) maxScore(cursors []*lexCursor, n int, top *minHeap, offer fun
 	if len(cursors) == 0 {
 		return
 	}
-	slices.SortFunc(cursors, func(a, b *lexCursor) int {
-		switch {
-		case a.ub < b.ub:
-			return -1
-		case a.ub > b.ub:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(cursors, func(a, b *lexCursor) int { return cmp.Compare(a.ub, b.ub) })
 	prefix := make([]float64, len(cursors))
 	sum := 0.0
 	for i, c := range cursors {

@@ -1,13 +1,11 @@
 package retrieval
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 )
 
@@ -45,15 +43,7 @@ func (x *lexIndex) merged() (*lexSegment, error) {
 			all = append(all, src{rid, false, uint32(i)})
 		}
 	}
-	slices.SortFunc(all, func(a, b src) int {
-		switch {
-		case a.rid < b.rid:
-			return -1
-		case a.rid > b.rid:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b src) int { return cmp.Compare(a.rid, b.rid) })
 	if len(all) >= math.MaxUint32 {
 		return nil, fmt.Errorf("%d passages; the full-text index holds fewer than 2^32", len(all))
 	}
@@ -148,45 +138,17 @@ func (x *lexIndex) merged() (*lexSegment, error) {
 
 // writeLexSnapshot writes x merged as the snapshot of generation gen to
 // path, atomically, and returns the merged segment.
-func writeLexSnapshot(path string, x *lexIndex, gen int64) (s *lexSegment, err error) {
+func writeLexSnapshot(path string, x *lexIndex, gen int64) (*lexSegment, error) {
 	if !littleEndian {
 		return nil, errors.New("snapshots need a little-endian machine")
 	}
-	if s, err = x.merged(); err != nil {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	s, err := x.merged()
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<20)
 	hdr := []int64{lexMagic, lexVersion, gen, int64(len(s.rids)), int64(s.terms()), int64(len(s.docs)), int64(len(s.blockLast)), int64(len(s.termBytes))}
-	var zeros [8]byte
-	for _, sec := range [][]byte{bytesOf(hdr), bytesOf(s.rids), bytesOf(s.lens), bytesOf(s.termOffs), s.termBytes,
-		bytesOf(s.postOffs), bytesOf(s.blockOffs), bytesOf(s.docs), s.tfs, bytesOf(s.blockLast), s.blockMaxTF, bytesOf(s.blockMinLen)} {
-		if _, err := w.Write(sec); err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(zeros[:pad8(len(sec))-len(sec)]); err != nil {
-			return nil, err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	if err := tmp.Sync(); err != nil {
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	return s, os.Rename(tmp.Name(), path)
+	return s, writeSections(path, [][]byte{bytesOf(hdr), bytesOf(s.rids), bytesOf(s.lens), bytesOf(s.termOffs), s.termBytes,
+		bytesOf(s.postOffs), bytesOf(s.blockOffs), bytesOf(s.docs), s.tfs, bytesOf(s.blockLast), s.blockMaxTF, bytesOf(s.blockMinLen)})
 }
 
 // readLexSnapshot maps the full-text snapshot at path and returns it as an
