@@ -81,6 +81,12 @@ type Embedded struct {
 	gen      int64
 	dirty    bool
 	lexDirty bool
+	// seen is the last generation whose writes the indexes hold, this
+	// process's or another's (see catchUp); guarded by mu.
+	seen int64
+	// checked is when catchUp last read the generation.
+	checkMu sync.Mutex
+	checked time.Time
 }
 
 var _ Store = (*Embedded)(nil)
@@ -169,7 +175,7 @@ func (e *Embedded) load(ctx context.Context) error {
 		}
 		e.lexDirty = true
 	}
-	e.gen = gen
+	e.gen, e.seen = gen, gen
 	if e.dense.len() > 0 {
 		e.saveSnapshot()
 	}
@@ -272,6 +278,9 @@ func (e *Embedded) Dim() int {
 // advance records that the database moved to gen by a write of this
 // store, under mu.
 func (e *Embedded) advance(gen int64) {
+	if gen == e.seen+1 {
+		e.seen = gen
+	}
 	if e.gen >= 0 && gen == e.gen+1 {
 		e.gen = gen
 	} else {

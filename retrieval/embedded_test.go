@@ -332,3 +332,55 @@ func TestEmbeddedRanksRareTermsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedCatchesUpWithAnotherWriter checks that a store open beside
+// another handle on the same file (as serve beside a `verity ingest`) finds
+// the passages the other adds, by BM25 and by vector, and no longer ranks
+// those it deletes.
+func TestEmbeddedCatchesUpWithAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "passages.db")
+	open := func() *retrieval.Embedded {
+		t.Helper()
+		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a := open()
+	fill(t, a, 0, 30)
+	b := open()
+	fill(t, a, 30, 40)
+	zebra := evidence.Passage{ID: "zebra", SourceID: "zoo", Text: "Zebras graze on the savanna in herds."}
+	if err := a.Upsert(ctx, []evidence.Passage{zebra}, [][]float32{vectorN(99)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteSource(ctx, "s002"); err != nil { // p0006-p0008
+		t.Fatal(err)
+	}
+	hits, err := b.Search(ctx, retrieval.Query{Text: "zebras savanna", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Passage.ID != "zebra" {
+		t.Errorf("BM25 for the other handle's passage: %+v", hits)
+	}
+	hits, err = b.Search(ctx, retrieval.Query{Vector: vectorN(35), K: 1})
+	if err != nil || len(hits) != 1 || hits[0].Passage.ID != "p0035" {
+		t.Errorf("nearest to the other handle's p0035: %+v, %v", hits, err)
+	}
+	if b.Len() != 38 {
+		t.Errorf("caught-up store holds %d passages; want 38", b.Len())
+	}
+	hits, err = b.Search(ctx, retrieval.Query{Text: "topic6 topic1", K: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.Passage.SourceID == "s002" {
+			t.Errorf("deleted passage %s found", h.Passage.ID)
+		}
+	}
+}

@@ -27,6 +27,9 @@ func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.K < 1 {
 		return nil, evidence.Invalid("k", "must be at least 1, got %d", q.K)
 	}
+	if err := e.catchUp(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	k := min(q.K, MaxK)
 	n := k * e.cfg.CandidateFactor
 	f := normalizeFilter(q.Filter)
