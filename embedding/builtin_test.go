@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/llm/embedtest"
 )
 
 // The layering of DESIGN.md puts embedding beside llm, so the check that
@@ -28,18 +29,7 @@ func embedOne(t testing.TB, b *Builtin, text string) []float32 {
 	return vs[0]
 }
 
-func cos(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
+func cos(a, b []float32) float64 { return embedtest.Cosine(a, b) }
 
 func TestSimilarSentencesAreCloser(t *testing.T) {
 	b := NewBuiltin(nil)

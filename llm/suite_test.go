@@ -3,15 +3,14 @@ package llm_test
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/verity-fc/verity/llm"
+	"github.com/verity-fc/verity/llm/chattest"
 	"github.com/verity-fc/verity/llm/llmtest"
 )
 
@@ -29,19 +28,6 @@ type backend struct {
 	chatModel  string
 	embedModel string
 	c          client
-}
-
-// suiteModel is the fake servers' stand-in for a model that follows the
-// suite's prompts.
-func suiteModel(r llmtest.Request) llmtest.Reply {
-	switch {
-	case len(r.Format) > 0:
-		return llmtest.Reply{Content: `{"answer": "yes"}`}
-	case r.Logprobs:
-		return llmtest.Reply{Content: "Yes", Alternatives: []llm.TokenLogprob{{Token: "Yes", Logprob: -0.05}, {Token: "No", Logprob: -3.2}, {Token: " yes", Logprob: -4.1}}}
-	default:
-		return llmtest.Reply{Content: "yes"}
-	}
 }
 
 func newFakeOllama(t *testing.T, cfg llmtest.Config, lim llm.Limits) (*llmtest.Server, backend) {
@@ -71,8 +57,8 @@ func newFakeOpenAI(t *testing.T, cfg llmtest.Config, lim llm.Limits) (*llmtest.S
 // VERITY_TEST_OPENAI_EMBED_MODEL).
 func backends(t *testing.T) map[string]backend {
 	t.Helper()
-	_, fo := newFakeOllama(t, llmtest.Config{Reply: suiteModel}, llm.Limits{})
-	_, fa := newFakeOpenAI(t, llmtest.Config{Reply: suiteModel, APIKey: "sk-test"}, llm.Limits{})
+	_, fo := newFakeOllama(t, llmtest.Config{Reply: chattest.FakeModel}, llm.Limits{})
+	_, fa := newFakeOpenAI(t, llmtest.Config{Reply: chattest.FakeModel, APIKey: "sk-test"}, llm.Limits{})
 	out := map[string]backend{"fake ollama": fo, "fake openai": fa}
 	if host := os.Getenv("OLLAMA_HOST"); host != "" {
 		chat := cmp.Or(os.Getenv("VERITY_TEST_OLLAMA_CHAT_MODEL"), "llama3.2:1b")
@@ -95,8 +81,10 @@ func backends(t *testing.T) map[string]backend {
 	return out
 }
 
-// TestBackendSuite runs the same checks against every backend: the fake
-// servers always, real servers when the environment names them.
+// TestBackendSuite runs the checks particular to verity's two clients
+// against every backend: the fake servers always, real servers when the
+// environment names them. What any Chatter or Embedder must do is checked by
+// the conformance suites (conformance_test.go).
 func TestBackendSuite(t *testing.T) {
 	for name, b := range backends(t) {
 		t.Run(name, func(t *testing.T) {
@@ -106,56 +94,6 @@ func TestBackendSuite(t *testing.T) {
 			t.Run("ping", func(t *testing.T) {
 				if err := b.c.Ping(ctx); err != nil {
 					t.Fatalf("Ping: %v", err)
-				}
-			})
-
-			t.Run("chat", func(t *testing.T) {
-				resp, err := b.c.Chat(ctx, llm.ChatRequest{Messages: []llm.Message{
-					{Role: "system", Content: "You answer with one lower-case word."},
-					{Role: "user", Content: "Is fire hot? Answer yes or no."},
-				}, MaxTokens: 64})
-				if err != nil {
-					t.Fatalf("Chat: %v", err)
-				}
-				if resp.Content == "" || resp.CompletionTokens == 0 {
-					t.Errorf("Chat = %+v, want content and a token count", resp)
-				}
-			})
-
-			t.Run("structured", func(t *testing.T) {
-				schema := json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string","enum":["yes","no"]}},"required":["answer"],"additionalProperties":false}`)
-				var out struct {
-					Answer string `json:"answer"`
-				}
-				err := llm.Structured(ctx, b.c, llm.ChatRequest{
-					Messages: []llm.Message{{Role: "user", Content: `Is fire hot? Reply with JSON like {"answer": "yes"} or {"answer": "no"}.`}},
-					Schema:   schema,
-				}, &out, llm.StructuredOptions{})
-				if err != nil {
-					t.Fatalf("Structured: %v", err)
-				}
-				if out.Answer != "yes" {
-					t.Errorf("answer = %q, want yes", out.Answer)
-				}
-			})
-
-			t.Run("embed", func(t *testing.T) {
-				texts := []string{"The Eiffel Tower is in Paris.", "Water boils at 100 degrees Celsius.", "The Eiffel Tower is in Paris."}
-				vs, err := b.c.Embed(ctx, texts)
-				if err != nil {
-					t.Fatalf("Embed: %v", err)
-				}
-				if len(vs) != len(texts) {
-					t.Fatalf("Embed gave %d vectors for %d texts", len(vs), len(texts))
-				}
-				if got := cosine(vs[0], vs[2]); got < 0.999 {
-					t.Errorf("cosine of equal texts = %v, want about 1", got)
-				}
-				if got := cosine(vs[0], vs[1]); got > 0.99 {
-					t.Errorf("cosine of different texts = %v, want below 0.99", got)
-				}
-				if vs, err := b.c.Embed(ctx, nil); err != nil || len(vs) != 0 {
-					t.Errorf("Embed(nil) = %d vectors, %v; want none, nil", len(vs), err)
 				}
 			})
 
@@ -183,25 +121,6 @@ func TestBackendSuite(t *testing.T) {
 					t.Errorf("an unknown model is reported as the backend being unavailable: %v", err)
 				}
 			})
-
-			t.Run("expired context", func(t *testing.T) {
-				ctx, cancel := context.WithCancel(ctx)
-				cancel()
-				_, err := b.c.Chat(ctx, llm.ChatRequest{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
-				if !errors.Is(err, context.Canceled) || errors.Is(err, llm.ErrUnavailable) {
-					t.Fatalf("Chat with a cancelled context: err = %v, want context.Canceled and not unavailable", err)
-				}
-			})
 		})
 	}
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
 }

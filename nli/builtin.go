@@ -131,7 +131,7 @@ func (b *Builtin) Model() *Model {
 // bear most on the claim (see [focus]), and the two judgments are averaged.
 // Texts longer than MaxTextBytes are judged on their beginning.
 func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
-	if claim == "" {
+	if strings.TrimSpace(claim) == "" {
 		return nil, errors.New("judge: empty claim")
 	}
 	out := make([]evidence.Judgment, len(passages))

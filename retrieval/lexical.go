@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/internal/stem"
 )
 
 // The embedded store's full-text side is an inverted index of its own
@@ -84,7 +84,7 @@ func analyzeCached(body, title string, local map[string]string) lexDoc {
 			}
 			st, ok := local[word]
 			if !ok {
-				st = stem(word)
+				st = stemWord(word)
 				if local != nil && len(local) < stemCacheMax {
 					local[word] = st
 				}
@@ -121,12 +121,12 @@ var (
 
 const stemCacheMax = 1 << 19
 
-// stem is the Porter2 stem of a lower-case word, through the cache.
-func stem(w string) string {
+// stemWord is the Porter2 stem of a lower-case word, through the cache.
+func stemWord(w string) string {
 	if s, ok := stemCache.Load(w); ok {
 		return s.(string)
 	}
-	s := english.Stem(w, false)
+	s := stem.English(w)
 	if stemCached.Load() < stemCacheMax {
 		stemCacheMu.Lock()
 		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
@@ -141,7 +141,7 @@ func stem(w string) string {
 func queryStems(q string) []string {
 	var out []string
 	for _, t := range contentTerms(q, maxQueryTerms) {
-		if s := stem(t); !slices.Contains(out, s) {
+		if s := stemWord(t); !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 )
 
 // BM25 constants of the sparse vectors sent to Qdrant: k1 saturates term
@@ -52,7 +52,7 @@ func passageTerms(s string) (map[string]int, int) {
 		if stopwords[w] || len(w) > maxTermBytes || (len(w) == 1 && !unicode.IsDigit(rune(w[0]))) {
 			continue
 		}
-		counts[english.Stem(w, false)]++
+		counts[stem.English(w)]++
 		n++
 	}
 	return counts, n

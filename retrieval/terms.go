@@ -44,7 +44,7 @@ func contentTerms(s string, max int) []string {
 func stems(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range contentTerms(s, max) {
-		out[stem(t)] = true
+		out[stemWord(t)] = true
 	}
 	return out
 }

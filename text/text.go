@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 )
 
 // Token is one word of a text: its lower-case form, its Porter2 stem and
@@ -86,7 +86,7 @@ func Stem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
 	}
-	return english.Stem(w, false)
+	return stem.English(w)
 }
 
 // irregular maps common irregular inflections to one form so that "won"

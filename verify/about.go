@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 
 	"github.com/verity-fc/verity/sentences"
 )
@@ -143,7 +143,7 @@ func tokens(text string) []word {
 			}
 			r, _ := utf8.DecodeRuneInString(part)
 			lower := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, "'s"), "’s"))
-			w := word{stem: english.Stem(lower, false), name: unicode.IsUpper(r) && !start}
+			w := word{stem: stem.English(lower), name: unicode.IsUpper(r) && !start}
 			w.skip = stopWords[lower] || numberWord(lower) || utf8.RuneCountInString(lower) < 2
 			out = append(out, w)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/verity-fc/verity/internal/stem"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
@@ -78,7 +78,7 @@ func terms(s string) map[string]bool {
 			continue
 		}
 		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
-			w = english.Stem(w, false)
+			w = stem.English(w)
 		}
 		out[w] = true
 	}

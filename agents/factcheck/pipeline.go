@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/llm"
@@ -403,16 +404,6 @@ func isOpinionHeavy(st extractStats, claims int) bool {
 	return st.nonFactual > st.factual && claims < st.nonFactual
 }
 
-// checkerDone is one checker's outcome, sent to the pipeline goroutine.
-type checkerDone struct {
-	idx   int
-	raw   string
-	vs    []ClaimVerification
-	ms    int64
-	err   error
-	model string
-}
-
 // verify runs the checkers in parallel (at most MaxParallelCheckers at
 // once) under one stage timeout. Each result is stored and emitted as it
 // arrives, so a slow checker does not hold back a fast one's event. A
@@ -431,57 +422,62 @@ func (r *run) verify(ctx context.Context, content string, claims []ExtractedClai
 		return err
 	}
 
-	// Not an errgroup: one checker's failure must not cancel the others.
-	// The deferred cancel runs before the deferred Wait, so that an early
-	// return stops the checkers still running.
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	// A checker's failure is recorded, not returned: it must not cancel
+	// the others. Only a failed stage write fails the group, which then
+	// cancels the checkers still running.
 	vctx, cancel := context.WithTimeout(ctx, pl.stageTimeout)
 	defer cancel()
-	done := make(chan checkerDone, len(pl.checkers))
-	sem := make(chan struct{}, p.cfg.MaxParallelCheckers)
+	g, gctx := errgroup.WithContext(vctx)
+	g.SetLimit(p.cfg.MaxParallelCheckers)
+	results := make([]*CheckerResult, len(pl.checkers))
+	var (
+		mu     sync.Mutex // serialises failed, stage writes and events
+		failed []CheckerFailure
+	)
 	for i, model := range pl.checkers {
-		wg.Go(func() {
-			d := checkerDone{idx: i, model: model}
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-vctx.Done():
-				d.err = vctx.Err()
-				done <- d
-				return
+		g.Go(func() error {
+			var (
+				raw string
+				vs  []ClaimVerification
+				ms  int64
+			)
+			err := gctx.Err()
+			if err == nil {
+				t0 := p.deps.Now()
+				raw, vs, err = r.check(gctx, model, prompt, claims, ids)
+				ms = p.deps.Now().Sub(t0).Milliseconds()
 			}
-			t0 := p.deps.Now()
-			d.raw, d.vs, d.err = r.check(vctx, model, prompt, claims, ids)
-			d.ms = p.deps.Now().Sub(t0).Milliseconds()
-			done <- d
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				reason := "failed"
+				if errors.Is(err, context.DeadlineExceeded) && vctx.Err() != nil && ctx.Err() == nil {
+					reason = fmt.Sprintf("timed out after %s", pl.stageTimeout)
+				}
+				p.log.Warn("checker failed", "model", model, "index", i, "err", err)
+				failed = append(failed, CheckerFailure{Model: model, Error: reason})
+				return nil
+			}
+			if gctx.Err() != nil && vctx.Err() == nil {
+				// Another checker's stage write failed: the run is over.
+				return nil
+			}
+			cr := CheckerResult{Model: model, Verifications: vs, Summary: summarizeVerifications(vs), ResponseTimeMs: ms}
+			results[i] = &cr
+			if err := r.put(ctx, fmt.Sprintf("%s%d", stageVerify, i), orderVerify+i, model, "checker", raw,
+				verifyData{Verifications: vs, Summary: cr.Summary}, ms); err != nil {
+				return err
+			}
+			briefs := make([]VerdictBrief, len(vs))
+			for j, v := range vs {
+				briefs[j] = VerdictBrief{ClaimID: v.ClaimID, Verdict: v.Verdict, Confidence: v.Confidence}
+			}
+			r.emit(Event{EventCheckerComplete, CheckerCompletePayload{Model: model, Verifications: briefs, Summary: cr.Summary, ResponseTimeMs: ms}})
+			return nil
 		})
 	}
-
-	results := make([]*CheckerResult, len(pl.checkers))
-	var failed []CheckerFailure
-	for range pl.checkers {
-		d := <-done
-		if d.err != nil {
-			reason := "failed"
-			if errors.Is(d.err, context.DeadlineExceeded) && vctx.Err() != nil && ctx.Err() == nil {
-				reason = fmt.Sprintf("timed out after %s", pl.stageTimeout)
-			}
-			p.log.Warn("checker failed", "model", d.model, "index", d.idx, "err", d.err)
-			failed = append(failed, CheckerFailure{Model: d.model, Error: reason})
-			continue
-		}
-		cr := CheckerResult{Model: d.model, Verifications: d.vs, Summary: summarizeVerifications(d.vs), ResponseTimeMs: d.ms}
-		results[d.idx] = &cr
-		if err := r.put(ctx, fmt.Sprintf("%s%d", stageVerify, d.idx), orderVerify+d.idx, d.model, "checker", d.raw,
-			verifyData{Verifications: d.vs, Summary: cr.Summary}, d.ms); err != nil {
-			return err
-		}
-		briefs := make([]VerdictBrief, len(d.vs))
-		for i, v := range d.vs {
-			briefs[i] = VerdictBrief{ClaimID: v.ClaimID, Verdict: v.Verdict, Confidence: v.Confidence}
-		}
-		r.emit(Event{EventCheckerComplete, CheckerCompletePayload{Model: d.model, Verifications: briefs, Summary: cr.Summary, ResponseTimeMs: d.ms}})
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("verify claims: %w", err)

@@ -161,8 +161,9 @@ func (a *app) openModels() error {
 	byName := map[string]llm.Chatter{}
 	embedders := map[string]embedder{}
 	if cfg.Ollama.Host != "" {
-		o, err := llm.NewOllama(cfg.Ollama.Host, nil, llm.OllamaConfig{
+		o, err := llm.NewOllama(cfg.Ollama.Host, llm.NewHTTPClient(cfg.ollamaHTTP()), llm.OllamaConfig{
 			ChatModel: chatModel(backendOllama), EmbedModel: embedModel(backendOllama),
+			Limits: llm.Limits{Timeout: cfg.Ollama.Timeout},
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("ollama.host: %w", err)
@@ -171,8 +172,9 @@ func (a *app) openModels() error {
 		a.probes = append(a.probes, server.Probe{Name: backendOllama, Ping: o.Ping})
 	}
 	if cfg.OpenAI.BaseURL != "" {
-		o, err := llm.NewOpenAI(cfg.OpenAI.BaseURL, nil, llm.OpenAIConfig{
+		o, err := llm.NewOpenAI(cfg.OpenAI.BaseURL, llm.NewHTTPClient(cfg.openAIHTTP()), llm.OpenAIConfig{
 			APIKey: cfg.OpenAI.APIKey, ChatModel: chatModel(backendOpenAI), EmbedModel: embedModel(backendOpenAI),
+			Limits: llm.Limits{Timeout: cfg.OpenAI.Timeout},
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("openai.base_url: %w", err)

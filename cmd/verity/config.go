@@ -16,6 +16,7 @@ import (
 	"github.com/knadh/koanf/providers/structs"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/verity-fc/verity/llm"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
 	"github.com/verity-fc/verity/verify"
@@ -122,6 +123,10 @@ type Config struct {
 		// Host is the Ollama server: "", host, host:port or a URL
 		// (OLLAMA_HOST also sets it); empty configures no Ollama backend.
 		Host string `koanf:"host"`
+		// Timeout and ConnectTimeout bound each HTTP call to Ollama
+		// (llm.HTTPConfig).
+		Timeout        time.Duration `koanf:"timeout"`
+		ConnectTimeout time.Duration `koanf:"connect_timeout"`
 	} `koanf:"ollama"`
 	OpenAI struct {
 		// BaseURL is an OpenAI-compatible endpoint, e.g.
@@ -129,6 +134,10 @@ type Config struct {
 		// configures no such backend.
 		BaseURL string `koanf:"base_url"`
 		APIKey  string `koanf:"api_key"`
+		// Timeout and ConnectTimeout bound each HTTP call to the endpoint
+		// (llm.HTTPConfig).
+		Timeout        time.Duration `koanf:"timeout"`
+		ConnectTimeout time.Duration `koanf:"connect_timeout"`
 	} `koanf:"openai"`
 	// Models name the model of each role: "ollama/NAME" or "openai/NAME",
 	// or a bare NAME for the default backend (Ollama when configured, else
@@ -219,6 +228,9 @@ func defaultConfig() Config {
 	c.Ingest.Workers = 4
 	c.Qdrant.Collection = "verity_passages"
 	c.Qdrant.Timeout = 10 * time.Second
+	hd := llm.DefaultHTTPConfig()
+	c.Ollama.Timeout, c.Ollama.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
+	c.OpenAI.Timeout, c.OpenAI.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
 	c.Jobs.Workers, c.Jobs.MaxAttempts, c.Jobs.Timeout = 1, 5, time.Hour
 	return c
 }
@@ -374,6 +386,12 @@ func (c Config) validate() error {
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
+	if err := c.ollamaHTTP().Validate(); err != nil {
+		return fmt.Errorf("ollama.timeout, ollama.connect_timeout: %w", err)
+	}
+	if err := c.openAIHTTP().Validate(); err != nil {
+		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
+	}
 	if n := len(c.checkerModels()); n > 4 {
 		return fmt.Errorf("models.checkers names %d models; at most 4", n)
 	}
@@ -460,3 +478,12 @@ func maskURL(s string) string {
 var passwordParam = regexp.MustCompile(`((?:^|[?&\s])(?:ssl)?password=)[^&\s]*`)
 
 func environ() []string { return os.Environ() }
+
+// ollamaHTTP and openAIHTTP are the bounds of the model clients' HTTP calls.
+func (c Config) ollamaHTTP() llm.HTTPConfig {
+	return llm.HTTPConfig{Timeout: c.Ollama.Timeout, ConnectTimeout: c.Ollama.ConnectTimeout}
+}
+
+func (c Config) openAIHTTP() llm.HTTPConfig {
+	return llm.HTTPConfig{Timeout: c.OpenAI.Timeout, ConnectTimeout: c.OpenAI.ConnectTimeout}
+}

@@ -1,11 +1,16 @@
 // Package deptest enforces the direction of dependencies that DESIGN.md
-// gives: each package imports only from the rows above it, Gin appears only
-// in server and cmd, evidence uses the standard library only.
+// gives: each package imports only from the rows above it, each agent
+// stands alone, Gin appears only in server and cmd, evidence and sentences
+// use the standard library only, and no production package links the
+// testing package. Every banned dependency carries its reason, in the
+// style of tailscale's deptest.DepChecker.
 package deptest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,6 +41,89 @@ func listPackages(t *testing.T) []pkg {
 	return pkgs
 }
 
+// DepChecker forbids dependencies, direct or transitive, of the packages it
+// names, each for a reason.
+type DepChecker struct {
+	// Pkgs selects the packages checked: import paths relative to the
+	// module, a trailing "/..." for a subtree; nil checks every package.
+	Pkgs []string
+	// Except leaves packages of Pkgs unchecked, in the same form.
+	Except []string
+	// BadDeps maps a forbidden dependency to why it is forbidden. A key is
+	// a full import path whose first element has a dot
+	// ("github.com/gin-gonic/gin"), or a path relative to the module
+	// ("agents/jury"); a trailing "/..." bans the subtree.
+	BadDeps map[string]string
+	// BadDep, when set, bans further dependencies by a rule rather than a
+	// list: it returns the reason a dependency is banned, or "".
+	BadDep func(dep string) string
+}
+
+// matches reports whether the import path p is selected by pattern: a
+// full import path when its first element has a dot, else a path relative
+// to the module.
+func matches(pattern, p string) bool {
+	if !strings.Contains(strings.Split(pattern, "/")[0], ".") {
+		pattern = module + "/" + pattern
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	return p == pattern
+}
+
+func (c DepChecker) selects(p string) bool {
+	if !strings.HasPrefix(p, module) {
+		return false
+	}
+	if c.Pkgs != nil && !slices.ContainsFunc(c.Pkgs, func(s string) bool { return matches(s, p) }) {
+		return false
+	}
+	return !slices.ContainsFunc(c.Except, func(s string) bool { return matches(s, p) })
+}
+
+// violations returns one line per banned dependency of the packages.
+func (c DepChecker) violations(pkgs []pkg) []string {
+	var out []string
+	for _, p := range pkgs {
+		if !c.selects(p.ImportPath) {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == p.ImportPath {
+				continue
+			}
+			why := ""
+			for bad, reason := range c.BadDeps {
+				if matches(bad, d) {
+					why = reason
+					break
+				}
+			}
+			if why == "" && c.BadDep != nil {
+				why = c.BadDep(d)
+			}
+			if why == "" {
+				continue
+			}
+			how := "imports"
+			if !slices.Contains(p.Imports, d) {
+				how = "depends on" // go list -deps -f '{{.ImportPath}}: {{.Imports}}' shows the path
+			}
+			out = append(out, fmt.Sprintf("%s %s %s: %s", p.ImportPath, how, d, why))
+		}
+	}
+	return out
+}
+
+// Check reports each banned dependency as a test error.
+func (c DepChecker) Check(t *testing.T, pkgs []pkg) {
+	t.Helper()
+	for _, v := range c.violations(pkgs) {
+		t.Error(v)
+	}
+}
+
 // rank orders the layers of DESIGN.md; a package may import only packages
 // of a lower rank. Packages not listed (test helpers, internal) are free.
 var rank = map[string]int{
@@ -62,53 +150,122 @@ var rank = map[string]int{
 	"cmd":       12,
 }
 
-func layer(path string) (string, bool) {
-	rel := strings.TrimPrefix(path, module+"/")
-	if rel == path {
-		return "", false
-	}
-	top := strings.Split(rel, "/")[0]
-	if _, ok := rank[top]; !ok {
-		return "", false
-	}
-	// Test helper packages (storetest, llmtest, ...) sit beside their
-	// package and may import anything below the caller.
-	if strings.HasSuffix(rel, "test") && strings.Contains(rel, "/") {
-		return "", false
-	}
-	return top, true
+// testHelpers are the packages beside the code they help test; with every
+// package whose name ends in "test" they may link testing, and production
+// code may not import them.
+var testHelpers = []string{"internal/golden", "internal/shareddata"}
+
+func isTestHelper(p string) bool {
+	rel, ok := strings.CutPrefix(p, module+"/")
+	// Commands are programs, whatever their name (cmd/loadtest).
+	return ok && !strings.HasPrefix(rel, "cmd/") && (strings.HasSuffix(rel, "test") || slices.Contains(testHelpers, rel))
 }
 
-func TestLayering(t *testing.T) {
+// checkers are the dependency rules, each ban with its reason.
+func checkers() []DepChecker {
+	var cs []DepChecker
+	// Layers: each may use only the layers below it.
+	for from, r := range rank {
+		bad := map[string]string{}
+		for to, r2 := range rank {
+			if to != from && r2 >= r {
+				bad[to+"/..."] = fmt.Sprintf("%s (layer %d of DESIGN.md) may only use layers below it; %s is layer %d", from, r, to, r2)
+			}
+		}
+		cs = append(cs, DepChecker{Pkgs: []string{from + "/..."}, BadDeps: bad,
+			BadDep: func(d string) string {
+				// A test helper imported by production code is a
+				// layer leak too.
+				if isTestHelper(d) {
+					return "test helpers are for tests; production code must not import them"
+				}
+				return ""
+			}})
+	}
+	// Agents: each use case stands alone; what two share lives in
+	// agents/internal.
+	agents := []string{"citations", "entail", "factcheck", "jury"}
+	for _, a := range agents {
+		bad := map[string]string{}
+		for _, b := range agents {
+			if b != a {
+				bad["agents/"+b+"/..."] = fmt.Sprintf("agents are independent pipelines: %s must not depend on %s; share code through agents/internal", a, b)
+			}
+		}
+		cs = append(cs, DepChecker{Pkgs: []string{"agents/" + a + "/..."}, BadDeps: bad})
+	}
+	cs = append(cs,
+		DepChecker{
+			Except: []string{"server/...", "cmd/..."},
+			BadDeps: map[string]string{
+				"github.com/gin-gonic/...": "Gin belongs in server and cmd only; the domain packages do not know the HTTP framework",
+			},
+		},
+		DepChecker{
+			BadDep: func(d string) string {
+				if d == "testing" {
+					return "production code must not link the testing package (it registers test flags and bloats the binary); test helpers live in packages named …test"
+				}
+				return ""
+			},
+		},
+	)
+	return cs
+}
+
+func TestDependencies(t *testing.T) {
+	pkgs := listPackages(t)
+	var prod []pkg
+	for _, p := range pkgs {
+		if !isTestHelper(p.ImportPath) {
+			prod = append(prod, p)
+		}
+	}
+	for _, c := range checkers() {
+		c.Check(t, prod)
+	}
+}
+
+// TestBinariesDoNotLinkTesting checks the commands themselves, through
+// third-party code too: github.com/kljensen/snowball once linked testing
+// into verity through a helper file of its romance package.
+func TestBinariesDoNotLinkTesting(t *testing.T) {
 	for _, p := range listPackages(t) {
-		from, ok := layer(p.ImportPath)
-		if !ok {
+		if !strings.HasPrefix(p.ImportPath, module+"/cmd/") {
 			continue
 		}
-		for _, imp := range p.Imports {
-			to, ok := layer(imp)
-			if !ok || to == from {
-				continue
-			}
-			if rank[to] >= rank[from] {
-				t.Errorf("%s imports %s: %s may only import layers below it", p.ImportPath, imp, from)
-			}
+		if slices.Contains(p.Deps, "testing") {
+			t.Errorf("%s links the testing package; find the importer with: go list -deps -f '{{.ImportPath}}: {{join .Imports \" \"}}' ./%s | grep -w testing",
+				p.ImportPath, strings.TrimPrefix(p.ImportPath, module+"/"))
 		}
 	}
 }
 
-func TestGinOnlyInServerAndCmd(t *testing.T) {
-	for _, p := range listPackages(t) {
-		from, _ := layer(p.ImportPath)
-		if from == "server" || from == "cmd" {
-			continue
+// TestCheckerCatches shows that each kind of rule reports a violation, so
+// that a rule that can never fire does not pass unnoticed.
+func TestCheckerCatches(t *testing.T) {
+	fake := []pkg{
+		{ImportPath: module + "/agents/jury", Imports: []string{module + "/agents/entail"}, Deps: []string{module + "/agents/entail", "testing"}},
+		{ImportPath: module + "/retrieval", Imports: []string{module + "/server"}, Deps: []string{module + "/server", "github.com/gin-gonic/gin", module + "/retrieval/storetest"}},
+		{ImportPath: module + "/evidence"},
+	}
+	var got []string
+	for _, c := range checkers() {
+		got = append(got, c.violations(fake)...)
+	}
+	for _, want := range []string{
+		"agents/jury imports " + module + "/agents/entail: agents are independent pipelines",
+		"agents/jury depends on testing: production code must not link the testing package",
+		"retrieval imports " + module + "/server: retrieval (layer 5 of DESIGN.md) may only use layers below it; server is layer 11",
+		"retrieval depends on github.com/gin-gonic/gin: Gin belongs in server and cmd only",
+		"retrieval depends on " + module + "/retrieval/storetest: test helpers are for tests",
+	} {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, want) }) {
+			t.Errorf("no violation %q in\n%s", want, strings.Join(got, "\n"))
 		}
-		for _, d := range p.Deps {
-			if strings.HasPrefix(d, "github.com/gin-gonic/") {
-				t.Errorf("%s depends on %s; Gin belongs in server and cmd only", p.ImportPath, d)
-				break
-			}
-		}
+	}
+	if len(got) != 5 {
+		t.Errorf("got %d violations, want 5:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

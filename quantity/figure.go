@@ -1,0 +1,235 @@
+package quantity
+
+import (
+	"math"
+	"strings"
+)
+
+// Figures: numbers written in digits ("1,234.5") or spelled out ("twenty-
+// five", "half a million"), and spelled fractions ("two-thirds of").
+
+// parseDigits reads "1,234.5": commas must group thousands, at most one
+// decimal point. step is one unit in the last written place.
+func parseDigits(s string) (figure, bool) {
+	var f figure
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i+1:]
+		if europeanGroups(s) {
+			// "30.000", "1.234.567": dots group thousands.
+			intPart, frac = strings.ReplaceAll(s, ".", ""), ""
+		} else if strings.IndexByte(frac, '.') >= 0 || strings.IndexByte(frac, ',') >= 0 {
+			return f, false // "1.2.3", "1.234,5"
+		}
+	}
+	if c := strings.IndexByte(intPart, ','); c >= 0 && frac == "" && strings.Count(intPart, ",") == 1 && len(intPart)-c-1 <= 2 {
+		// "1,5 million": a decimal comma (a thousands comma is followed
+		// by three digits).
+		intPart, frac = intPart[:c], intPart[c+1:]
+		if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
+			return f, false
+		}
+	}
+	if strings.IndexByte(intPart, ',') >= 0 {
+		if !thousands(intPart, ',') {
+			return f, false // "1,5,6", "1,23,456"
+		}
+		intPart = strings.ReplaceAll(intPart, ",", "")
+	} else {
+		f.plain = frac == ""
+		f.digits = len(intPart)
+	}
+	v := 0.0
+	for i := 0; i < len(intPart); i++ {
+		v = v*10 + float64(intPart[i]-'0')
+	}
+	scale := 1.0
+	for i := 0; i < len(frac); i++ {
+		scale /= 10
+		v += float64(frac[i]-'0') * scale
+	}
+	f.v, f.step, f.isInt = v, scale, frac == ""
+	return f, true
+}
+
+// europeanGroups reports whether s groups thousands with dots: either
+// several groups ("1.234.567") or the one group "000" ("30.000").
+func europeanGroups(s string) bool {
+	if strings.IndexByte(s, ',') >= 0 || !thousands(s, '.') {
+		return false
+	}
+	return strings.Count(s, ".") > 1 || strings.HasSuffix(s, ".000")
+}
+
+// thousands reports whether sep groups the digits of s in thousands: one
+// to three digits, no leading zero, then groups of exactly three.
+func thousands(s string, sep byte) bool {
+	first := strings.IndexByte(s, sep)
+	if first <= 0 || first > 3 || s[0] == '0' {
+		return false
+	}
+	for i := first; i < len(s); i += 4 {
+		if s[i] != sep || i+4 > len(s) || strings.IndexByte(s[i+1:i+4], sep) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// figureAt reads the figure at token p: digits, or spelled-out words.
+func (s *scanner) figureAt(p int) (figure, bool) {
+	t := s.toks[p]
+	if t.kind == tNum {
+		f, ok := parseDigits(t.text)
+		f.next = p + 1
+		return f, ok
+	}
+	return s.spelled(p)
+}
+
+// spelled reads a spelled-out number: "twelve", "twenty-five", "three
+// hundred and six", "two million", "a dozen", "a million", "half a
+// million". Fractions ("half of") are read by wordNumber.
+func (s *scanner) spelled(p int) (figure, bool) {
+	var f figure
+	w := s.lower(p)
+	switch w {
+	case "a", "an":
+		n := s.lower(p + 1)
+		if n == "dozen" {
+			return figure{v: 12, step: 1, isInt: true, words: true, next: p + 2}, true
+		}
+		if n == "hundred" {
+			return figure{v: 100, step: 100, isInt: true, words: true, next: p + 2}, true
+		}
+		if sc, ok := scaleWords[n]; ok && len(n) > 3 {
+			return figure{v: sc, step: sc, isInt: true, words: true, next: p + 2}, true
+		}
+		return f, false
+	case "half":
+		if s.isWord(p+1, "a", "an") {
+			n := s.lower(p + 2)
+			if sc, ok := scaleWords[n]; ok && len(n) > 3 {
+				return figure{v: sc / 2, step: sc / 10, words: true, next: p + 3}, true
+			}
+			if n == "dozen" {
+				return figure{v: 6, step: 1, isInt: true, words: true, next: p + 3}, true
+			}
+		}
+		return f, false
+	}
+	total, cur, step := 0.0, 0.0, 1.0
+	j, read := p, 0
+	for j < len(s.toks) && s.toks[j].kind == tWord {
+		w := strings.ToLower(s.toks[j].text)
+		if v, ok := ones[w]; ok {
+			cur += v
+		} else if v, ok := tens[w]; ok {
+			cur += v
+			if s.isSym(j+1, "-") && s.attached(j+1) && s.attached(j+2) {
+				if u, ok := ones[s.lower(j+2)]; ok && u < 10 && u > 0 {
+					cur += u
+					j += 2
+				}
+			}
+		} else if w == "hundred" && read > 0 {
+			cur = math.Max(cur, 1) * 100
+		} else if sc, ok := scaleWords[w]; ok && read > 0 && len(w) > 3 {
+			total += math.Max(cur, 1) * sc
+			cur, step = 0, sc
+		} else if w == "dozen" && read > 0 {
+			cur = math.Max(cur, 1) * 12
+		} else if w == "and" && read > 0 && (s.lower(j-1) == "hundred") {
+			if _, ok := ones[s.lower(j+1)]; !ok {
+				if _, ok := tens[s.lower(j+1)]; !ok {
+					break
+				}
+			}
+		} else {
+			break
+		}
+		read++
+		j++
+	}
+	if read == 0 {
+		return f, false
+	}
+	return figure{v: total + cur, step: step, isInt: true, words: true, next: j}, true
+}
+
+// wordNumber reads a quantity that starts with a word: a spelled number
+// with its unit, or a spelled fraction of a whole ("half of", "two-thirds
+// of", "a quarter of") as a percentage.
+func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
+	_, isOne := foldLookup(ones, s.toks[i].text)
+	_, isTen := foldLookup(tens, s.toks[i].text)
+	if !isOne && !isTen && !s.isWord(i, "a", "an", "half") {
+		return Quantity{}, i + 1, false
+	}
+	w := s.lower(i)
+	if frac, next, ok := s.fraction(i); ok {
+		bound, start, strict := s.hedgeBefore(i)
+		if bound == Exact {
+			bound = Approx
+		}
+		v := 100 * frac
+		q := Quantity{Value: v, High: v, Unit: "%", Kind: Percent, Bound: bound, Approx: true, Step: 1,
+			Strict: strict && bound != Approx}
+		return s.finish(q, start, next), next, true
+	}
+	f, ok := s.spelled(i)
+	if !ok {
+		return Quantity{}, i + 1, false
+	}
+	pt := s.after(f, "")
+	if pt.skip {
+		return Quantity{}, pt.next, false
+	}
+	// A lone "one" or "zero" is too often not a count ("one of the").
+	if (w == "one" || w == "zero") && f.next == i+1 && !pt.unitted {
+		return Quantity{}, i + 1, false
+	}
+	bound, start, strict := s.hedgeBefore(i)
+	if pt.bound != Exact && bound == Exact {
+		bound, strict = pt.bound, false
+	}
+	q := Quantity{Value: pt.value, High: pt.value, Step: pt.step, Unit: pt.unit, Kind: pt.kind, Bound: bound, Approx: bound != Exact,
+		Strict: strict && (bound == AtLeast || bound == AtMost)}
+	return s.finish(q, start, pt.next), pt.next, true
+}
+
+// fraction reads "half of", "a third of", "two-thirds of", "three
+// quarters of", "one fifth of" and returns the fraction.
+func (s *scanner) fraction(i int) (float64, int, bool) {
+	w := s.lower(i)
+	if w == "half" {
+		// "half of", "half the", but not "the second half of 2024".
+		if s.isWord(i+1, "of", "the") && !s.isWord(i-1, "first", "second", "latter", "the", "a", "other") {
+			return 0.5, i + 1, true
+		}
+		return 0, 0, false
+	}
+	num, j := 0.0, i+1
+	switch {
+	case w == "a" || w == "an" || w == "one":
+		num = 1
+	default:
+		v, ok := ones[w]
+		if !ok || v < 2 || v > 9 {
+			return 0, 0, false
+		}
+		num = v
+	}
+	if s.isSym(j, "-") && s.attached(j) && s.attached(j+1) {
+		j++
+	}
+	d, ok := fractionWords[s.lower(j)]
+	if !ok || !s.isWord(j+1, "of") {
+		return 0, 0, false
+	}
+	name := s.lower(j)
+	if (num == 1) == strings.HasSuffix(name, "s") || name == "half" && num != 1 {
+		return 0, 0, false // "a thirds", "two third"
+	}
+	return num * d, j + 1, true
+}

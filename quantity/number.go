@@ -1,0 +1,299 @@
+package quantity
+
+import (
+	"math"
+	"strings"
+)
+
+// Reading a quantity that starts with a figure: its sign and currency, the
+// figure, and what follows it (scale, suffix, unit, range).
+
+// figure is a number as written, before scale words and units.
+type figure struct {
+	v, step float64
+	isInt   bool
+	// plain is true for a digit run with no comma or decimal point;
+	// digits counts its digits.
+	plain  bool
+	digits int
+	words  bool // spelled out
+	next   int  // token after the figure
+}
+
+// part is a figure with its scale and unit.
+type part struct {
+	figure
+	value, step float64
+	unit        string
+	kind        Kind
+	scaled      bool // a scale word or letter was applied
+	unitted     bool // a unit was read
+	ordinal     bool
+	decade      bool
+	bound       Bound // from a suffix hedge ("or more", "+")
+	era         float64
+	next        int
+	skip        bool // not a quantity; skip to next
+}
+
+// prefixedSymbolTokens is the length of a currency written as a prefix and
+// a symbol: "US" "$".
+const prefixedSymbolTokens = 2
+
+// number reads a quantity whose first token (sign, currency or figure) is
+// at i.
+func (s *scanner) number(i int) (Quantity, int, bool) {
+	p := i
+	sign := 1.0
+	if s.isSym(p, "-", "−", "+") {
+		if s.toks[p].text != "+" {
+			sign = -1
+		} else if end, phone := s.phoneRun(p); phone {
+			return Quantity{}, end, false
+		}
+		p++
+	}
+	currency := ""
+	if t := s.toks[p]; t.kind == tWord {
+		if code, ok := currencyPrefixWords[t.text]; ok {
+			currency = code
+			p += prefixedSymbolTokens
+		} else {
+			currency = symbolUnits[t.text].unit
+			p++
+		}
+	} else if c := s.currencyAt(p); c != "" {
+		currency = c
+		p++
+	}
+	if !s.isNum(p) {
+		return Quantity{}, p + 1, false
+	}
+	if p == i {
+		if next, skip := s.notQuantity(p); skip {
+			return Quantity{}, next, false
+		}
+		if q, next, ok := s.numberFirstDate(p); ok || next > p+1 {
+			return q, next, ok
+		}
+	}
+	first := s.part(p, currency)
+	if first.skip {
+		return Quantity{}, first.next, false
+	}
+	if p == i && s.namePart(p, first) {
+		return Quantity{}, first.next, false
+	}
+	bound, start, strict := s.hedgeBefore(i)
+	q := Quantity{Value: sign * first.value, Step: first.step, Unit: first.unit, Kind: first.kind}
+	end := first.next
+	if first.bound != Exact && bound == Exact {
+		bound = first.bound
+	}
+	if sign > 0 && !first.ordinal {
+		r, rstart, rend, ok, resume := s.rangeAfter(first, currency, start)
+		if ok {
+			q, start, end = r, rstart, rend
+			bound = Between
+		} else if resume > 0 {
+			// "2-1", "3-0": figures joined by a hyphen that form no range.
+			return Quantity{}, resume, false
+		}
+	}
+	switch {
+	case first.ordinal:
+		q.Kind, q.Unit, q.Step = Ordinal, "", 1
+	case first.decade:
+		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 10, YearPrecision
+		q.High = q.Value + 9
+		bound = Between
+	case first.era != 0 && bound != Between:
+		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 1, YearPrecision
+		q.Value *= first.era
+	case q.Kind == Number && q.Unit == "" && currency == "" && bound != Between && s.yearLike(first, sign, bound, start, i):
+		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 1, YearPrecision
+		bound, strict = Exact, false
+		if s.isWord(start, "circa", "c", "ca") {
+			bound = Approx
+		} else if b, n := s.yearBound(i); n > 0 {
+			bound, start, strict = b, i-n, true
+		}
+	}
+	if bound != Between {
+		q.High = q.Value
+	}
+	q.Bound, q.Approx = bound, bound != Exact
+	q.Strict = strict && (bound == AtLeast || bound == AtMost)
+	return s.finish(q, start, end), end, true
+}
+
+// yearLike reports whether a bare four-digit integer is a calendar year:
+// 1000 to 2100, written without a comma, not negative, with no hedge
+// other than "circa" before it, and not a count of people.
+func (s *scanner) yearLike(f part, sign float64, bound Bound, start, i int) bool {
+	if !f.plain || f.digits != 4 || f.scaled || f.unitted || sign < 0 || f.v < 1000 || f.v > 2100 {
+		return false
+	}
+	if bound == Exact {
+		return true
+	}
+	return start < i && s.isWord(start, "circa", "c", "ca")
+}
+
+// namePart reports whether the bare figure at p belongs to a name:
+// "Xbox 360", "Billboard 200", "Call of Duty 2", "PlayStation 3", "Week
+// 2". The word before it is capitalised but does not open a sentence, is
+// not a month, a hedge, a currency or a function word, and the figure has
+// no unit or scale and is not a year ("London 2012" keeps its year).
+func (s *scanner) namePart(p int, f part) bool {
+	if f.unitted || f.scaled || f.ordinal || f.decade || f.kind != Number {
+		return false
+	}
+	if f.plain && f.digits == 4 && f.v >= 1000 && f.v <= 2100 {
+		return false
+	}
+	prev, ok := s.tok(p - 1)
+	if !ok || prev.kind != tWord || !isUpper(prev.text[0]) || !s.toks[p].space || prev.line {
+		return false
+	}
+	w := strings.ToLower(prev.text)
+	if _, month := months[w]; month || stopwords[w] || hedgeWords[w] {
+		return false
+	}
+	if _, code := symbolUnits[prev.text]; code {
+		return false
+	}
+	before, ok := s.tok(p - 2)
+	return ok && !(before.kind == tSym && (before.text == "." || before.text == "!" || before.text == "?"))
+}
+
+// part reads the figure at p and what follows it: attached scale letters
+// ("9k", "$5m"), ordinal and decade suffixes, scale words, suffix hedges
+// and the unit.
+func (s *scanner) part(p int, currency string) part {
+	f, ok := s.figureAt(p)
+	if !ok {
+		return part{next: s.skipJoined(p), skip: true}
+	}
+	return s.after(f, currency)
+}
+
+// after reads what follows figure f: its suffix, scale, hedge, unit and era.
+func (s *scanner) after(f figure, currency string) part {
+	pt := part{figure: f, kind: Number, next: f.next}
+	mult := 1.0
+	if currency != "" {
+		pt.kind, pt.unit = Money, currency
+	}
+	k := f.next
+	if !f.words && s.attached(k) {
+		t := s.toks[k]
+		// A suffix of one token ("1st", "1990s") or two ("1990's").
+		afterSuffix, s2, afterSuffix2 := k+1, k+1, k+2
+		switch {
+		case t.kind == tWord && f.isInt && currency == "" && (t.text == "st" || t.text == "nd" || t.text == "rd" || t.text == "th"):
+			pt.ordinal = true
+			pt.value, pt.step, pt.next = f.v, 1, afterSuffix
+			return pt
+		case t.kind == tWord && t.text == "s" && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0:
+			pt.decade = true
+			pt.value, pt.step, pt.next = f.v, 10, afterSuffix
+			return pt
+		case (t.text == "'" || t.text == "’") && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0 && s.isWord(s2, "s") && s.attached(s2):
+			pt.decade = true
+			pt.value, pt.step, pt.next = f.v, 10, afterSuffix2
+			return pt
+		case t.kind == tWord && currency != "" && currencyScales[t.text] != 0:
+			mult, pt.scaled = currencyScales[t.text], true
+			k++
+		case t.kind == tWord && attachedScales[t.text] != 0:
+			mult, pt.scaled = attachedScales[t.text], true
+			k++
+		case t.kind == tWord:
+			if _, _, ok := s.unitAt(k); !ok && !s.isSym(k+1, "²", "³") {
+				if sc, ok := scaleWords[strings.ToLower(t.text)]; ok {
+					mult, pt.scaled = sc, true
+					k++
+				} else {
+					// "4G", "3D", "5G": a code, not a quantity.
+					return part{next: s.skipJoined(k), skip: true}
+				}
+			}
+		}
+	}
+	if !pt.scaled {
+		if sc, ok := scaleWords[s.lower(k)]; ok && s.toks[k].kind == tWord {
+			mult, pt.scaled = sc, true
+			k++
+		} else if t, ok := s.tok(k); ok && currency != "" && !f.words && t.kind == tWord && (attachedScales[t.text] != 0 || currencyScales[t.text] != 0) {
+			mult, pt.scaled = attachedScales[t.text]+currencyScales[t.text], true // "$ 4.8 M"
+			k++
+		}
+	}
+	// "9,000+" and "9,000-plus".
+	if s.isSym(k, "+") && s.attached(k) {
+		pt.bound = AtLeast
+		k++
+	} else if s.isSym(k, "-") && s.attached(k) && s.isWord(k+1, "plus") && s.attached(k+1) {
+		pt.bound = AtLeast
+		k += 2
+	}
+	// The unit, spaced or attached ("12 %", "10km") or hyphenated
+	// ("10-year").
+	uk := k
+	if s.isSym(k, "-") && s.attached(k) && s.attached(k+1) {
+		if kk, _ := s.kindAt(k + 1); kk == tWord {
+			uk = k + 1
+		}
+	}
+	if uf, next, ok := s.unitAt(uk); ok && (currency == "" || (uf.kind == Money && uf.unit == currency)) {
+		if currency == "" {
+			pt.kind, pt.unit = uf.kind, uf.unit
+		}
+		mult *= uf.mult
+		pt.unitted = true
+		k = next
+	} else if sc, ok := scaleWords[s.lower(uk)]; ok && uk != k && !pt.scaled {
+		mult, pt.scaled = sc, true // "$5-billion"
+		k = uk + 1
+	} else if uk != k {
+		// "5-star", "3-D": a compound adjective, not a quantity.
+		return part{next: s.skipJoined(k), skip: true}
+	}
+	if s.isWord(k, "or") {
+		if b, ok := suffixHedges["or "+s.lower(k+1)]; ok {
+			pt.bound = b
+			k += 2
+		}
+	} else if s.isWord(k, "plus") {
+		pt.bound = AtLeast
+		k++
+	}
+	if pt.kind == Number && pt.unit == "" && f.plain && !pt.scaled {
+		if e, ok := eras[s.lower(k)]; ok && isUpper(s.toks[k].text[0]) {
+			pt.era = e
+			k++
+		}
+	}
+	pt.value, pt.step, pt.next = f.v*mult, f.step*mult, k
+	return pt
+}
+
+// unitAt matches the longest unit form starting at token k.
+func (s *scanner) unitAt(k int) (unitForm, int, bool) {
+	if k >= len(s.toks) || s.toks[k].kind == tNum {
+		return unitForm{}, k, false
+	}
+	for n := min(maxUnitTokens, len(s.toks)-k); n >= 1; n-- {
+		key := s.joined(k, k+n)
+		if f, ok := symbolUnits[key]; ok {
+			return f, k + n, true
+		}
+		if s.toks[k].kind == tWord {
+			if f, ok := wordUnits[strings.ToLower(key)]; ok {
+				return f, k + n, true
+			}
+		}
+	}
+	return unitForm{}, k, false
+}

@@ -1,0 +1,118 @@
+package quantity
+
+import "strings"
+
+// Numbers that are not quantities: identifiers, codes, markers, times,
+// ratios and phone numbers.
+
+// notQuantity reports whether the digits at p are an identifier, a code, a
+// marker or a phone number rather than a quantity, and where to resume.
+func (s *scanner) notQuantity(p int) (int, bool) {
+	t := s.toks[p]
+	// The tokens around the digits: two before, and three after.
+	before2, before, after, after2, after3 := p-2, p-1, p+1, p+2, p+3
+	prev, hasPrev := s.tok(before)
+	// Joined to a word or number: "G7", "CO2", "v1.2", "H1N1".
+	if hasPrev && !t.space && (prev.kind == tWord || prev.kind == tNum) {
+		return s.skipJoined(p), true
+	}
+	// Hyphen-joined to a word: "COVID-19", "B-52", but "mid-2020" is a year.
+	if hasPrev && !t.space && prev.kind == tSym && (prev.text == "-" || prev.text == "_" || prev.text == "/" || prev.text == ".") {
+		if pp, ok := s.tok(before2); ok && !prev.space && (pp.kind == tWord || pp.kind == tNum) {
+			if !(pp.kind == tWord && prev.text == "-" && yearAffixes[strings.ToLower(pp.text)]) {
+				return s.skipJoined(p), true
+			}
+		}
+	}
+	// "#1", "No. 5", "Figure 3", "p. 12".
+	if hasPrev && prev.kind == tSym && prev.text == "#" {
+		return after, true
+	}
+	if hasPrev && prev.kind == tWord && labelWords[strings.ToLower(prev.text)] && strings.ToLower(prev.text) != "no" {
+		return s.skipJoined(p), true
+	}
+	if hasPrev && prev.kind == tSym && prev.text == "." && before2 >= 0 && s.toks[before2].kind == tWord && labelWords[strings.ToLower(s.toks[before2].text)] {
+		return s.skipJoined(p), true
+	}
+	// "[12]" citation markers and "(3)" enumerations.
+	if s.isSym(before, "[") && s.isSym(after, "]") {
+		return after2, true
+	}
+	if s.isSym(before, "(") && s.isSym(after, ")") && len(t.text) <= 2 {
+		return after2, true
+	}
+	// "1." or "2)" opening a line.
+	if t.line && len(t.text) <= 3 && allDigits(t.text) && s.isSym(after, ".", ")") && s.attached(after) {
+		if n, ok := s.tok(after2); !ok || n.space {
+			return after2, true
+		}
+	}
+	// Times and ratios "10:30", "3:1"; slashed "24/7", "02/15/2024".
+	if s.isSym(after, ":", "/") && s.attached(after) && s.isNum(after2) && s.attached(after2) {
+		return s.skipJoined(p), true
+	}
+	// "3 pm", "3 p.m.": resume after the "pm" or the "p".
+	if s.isWord(after, "am", "pm") || (s.isWord(after, "a", "p") && s.isSym(after2, ".") && s.isWord(after3, "m")) {
+		return after2, true
+	}
+	if end, phone := s.phoneRun(p); phone {
+		return end, true
+	}
+	if allDigits(t.text) && ((len(t.text) > 1 && t.text[0] == '0') || len(t.text) >= 10) {
+		return s.skipJoined(p), true
+	}
+	return p, false
+}
+
+// phoneRun reports whether a phone-like digit run starts at p (a "+" or
+// a number), and the index after it: an international "+" number with
+// seven or more digits, "(555) 123-4567", or three or more hyphen-joined
+// digit groups that are not an ISO date.
+func (s *scanner) phoneRun(p int) (int, bool) {
+	j := p
+	plus := s.isSym(j, "+")
+	if plus {
+		j++
+	}
+	if s.isoDate(p) {
+		return p, false
+	}
+	// "(555) 123-4567", p at the area code.
+	open, area, close, exchange, dash, line, end := p-1, p, p+1, p+2, p+3, p+4, p+5
+	if s.isSym(open, "(") && s.isNum(area) && len(s.toks[area].text) == 3 && s.isSym(close, ")") &&
+		s.isNum(exchange) && len(s.toks[exchange].text) == 3 && s.isSym(dash, "-", ".") && s.isNum(line) && len(s.toks[line].text) == 4 {
+		return end, true
+	}
+	digits, groups := 0, 0
+	for {
+		if s.isSym(j, "(") && s.isNum(j+1) {
+			j++
+		}
+		if !s.isNum(j) || !allDigits(s.toks[j].text) {
+			break
+		}
+		digits += len(s.toks[j].text)
+		groups++
+		j++
+		if s.isSym(j, ")") {
+			j++
+		}
+		// Groups continue after a hyphen or a dot, or after a space when
+		// the run began with "+".
+		if s.isSym(j, "-", ".") && s.attached(j) && s.isNum(j+1) && s.attached(j+1) {
+			j++
+			continue
+		}
+		if plus && s.isNum(j) && len(s.toks[j].text) <= 4 {
+			continue
+		}
+		break
+	}
+	if plus && digits >= 7 && groups >= 1 {
+		return j, true
+	}
+	if groups >= 3 && digits >= 7 {
+		return j, true
+	}
+	return j, false
+}
