@@ -29,6 +29,16 @@ func openEmbedded(t *testing.T, cfg retrieval.EmbeddedConfig) *retrieval.Embedde
 	return s
 }
 
+// openAt opens the store at path; the caller closes it.
+func openAt(t *testing.T, path string) *retrieval.Embedded {
+	t.Helper()
+	s, err := retrieval.OpenEmbedded(context.Background(), path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestEmbeddedConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) retrieval.Store { return openEmbedded(t, retrieval.EmbeddedConfig{}) })
 }
@@ -210,14 +220,7 @@ func TestEmbeddedSharesFileWithCorpus(t *testing.T) {
 func TestEmbeddedSnapshotFollowsDatabase(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "passages.db")
-	open := func() *retrieval.Embedded {
-		t.Helper()
-		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func() *retrieval.Embedded { return openAt(t, path) }
 	a := open()
 	fill(t, a, 0, 60)
 	if err := a.Close(); err != nil {
@@ -340,18 +343,11 @@ func TestEmbeddedRanksRareTermsFirst(t *testing.T) {
 func TestEmbeddedCatchesUpWithAnotherWriter(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "passages.db")
-	open := func() *retrieval.Embedded {
-		t.Helper()
-		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	a := open()
+	a := openAt(t, path)
+	t.Cleanup(func() { a.Close() })
 	fill(t, a, 0, 30)
-	b := open()
+	b := openAt(t, path)
+	t.Cleanup(func() { b.Close() })
 	fill(t, a, 30, 40)
 	zebra := evidence.Passage{ID: "zebra", SourceID: "zoo", Text: "Zebras graze on the savanna in herds."}
 	if err := a.Upsert(ctx, []evidence.Passage{zebra}, [][]float32{vectorN(99)}); err != nil {
