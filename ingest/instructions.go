@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/verity-fc/verity/sentences"
@@ -23,7 +24,51 @@ var instructionRe = regexp.MustCompile(`(?i)` +
 
 // IsInstruction reports whether sentence addresses a checker rather than
 // a reader.
-func IsInstruction(sentence string) bool { return instructionRe.MatchString(sentence) }
+func IsInstruction(sentence string) bool {
+	return mayInstruct(sentence) && instructionRe.MatchString(sentence)
+}
+
+// instructionNeeds lists, for each alternative of instructionRe, word
+// sets of which a match holds one each (in lower case): a sentence that
+// meets none of the alternatives' needs cannot match.
+var instructionNeeds = [][][]string{
+	{{"ignore", "disregard", "forget", "override"}, {"instruction", "direction", "prompt", "rule"}},
+	{{"must", "should", "shall", "instructed", "need to", "have to"},
+		{"mark", "report", "classify", "treat", "rate", "label", "output", "respond", "answer", "verify", "confirm", "ignore", "disregard"}},
+	{{"mark", "report", "classify", "treat", "rate", "label", "score", "consider"},
+		{"claim", "statement", "citation", "source", "document", "fact"}},
+	{{"system prompt"}},
+	{{"you are"}},
+	{{"system", "assistant", "user"}, {":"}},
+}
+
+// foldToASCII lower-cases the letters that case-fold to ASCII ones as
+// instructionRe's (?i) folds them: the Kelvin sign lowers to k, the long s
+// only folds to s.
+var foldToASCII = strings.NewReplacer("\u017f", "s", "\u212a", "k")
+
+// mayInstruct reports whether sentence meets the needs of an alternative
+// of instructionRe: testing for them is many times cheaper than the
+// expression, which was the largest part of ingest's CPU before.
+func mayInstruct(sentence string) bool {
+	low := foldToASCII.Replace(strings.ToLower(sentence))
+	for _, alt := range instructionNeeds {
+		if holdsAll(low, alt) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAll reports whether s holds a word of each set.
+func holdsAll(s string, sets [][]string) bool {
+	for _, set := range sets {
+		if !slices.ContainsFunc(set, func(w string) bool { return strings.Contains(s, w) }) {
+			return false
+		}
+	}
+	return true
+}
 
 // The marks around an instruction sentence in a stored passage: two
 // characters of Unicode's private use area, which extraction removes from

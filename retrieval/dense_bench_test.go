@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,9 +20,10 @@ import (
 // re-scoring; the exact re-scoring from SQLite is not included) over the
 // vectors of an existing passage store, such as one `verity bench scale`
 // built, and reports its recall@20 against an exact float32 scan for 100
-// FEVER claims embedded with the built-in embedder:
+// FEVER claims embedded with the built-in embedder, with the first stage's
+// default cap (maxSignCandidates) and others (recall@20-capN):
 //
-//	VERITY_DENSE_BENCH_DB=/work/bench-data/after-1m/data/passages.db \
+//	VERITY_DENSE_BENCH_DB=/work/bench-data/1m/data/passages.db \
 //	  go test -run '^$' -bench DenseSearch -benchtime 100x ./retrieval/
 func BenchmarkDenseSearch(b *testing.B) {
 	path := os.Getenv("VERITY_DENSE_BENCH_DB")
@@ -87,7 +89,7 @@ func BenchmarkDenseSearch(b *testing.B) {
 		byRID[rid] = i
 	}
 	var queries []denseQuery
-	var recall float64
+	var exacts []minHeap
 	for _, q := range qs {
 		u, err := normalize(q)
 		if err != nil {
@@ -97,36 +99,55 @@ func BenchmarkDenseSearch(b *testing.B) {
 		for i, v := range vecs {
 			exact.offer(scored{rid: rids[i], score: float64(vek32.Dot(u, v))}, k)
 		}
-		dq := d.query(u)
-		queries = append(queries, dq)
-		got, err := d.search(ctx, dq, n, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// The store re-scores the candidates exactly; so does this.
-		top := make(minHeap, 0, k)
-		for _, c := range got {
-			top.offer(scored{rid: c.rid, score: float64(vek32.Dot(u, vecs[byRID[c.rid]]))}, k)
-		}
-		want := map[int64]bool{}
-		for _, s := range exact {
-			want[s.rid] = true
-		}
-		hit := 0
-		for _, s := range top {
-			if want[s.rid] {
-				hit++
-			}
-		}
-		recall += float64(hit) / float64(len(exact))
+		queries = append(queries, d.query(u))
+		exacts = append(exacts, exact)
 	}
-	recall /= float64(len(queries))
+	// recall is the recall@20 of the search with the first stage keeping at
+	// most maxCand rows.
+	recall := func(maxCand int) float64 {
+		old := maxSignCandidates
+		defer func() { maxSignCandidates = old }()
+		maxSignCandidates = maxCand
+		var sum float64
+		for i, dq := range queries {
+			got, err := d.search(ctx, dq, n, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// The store re-scores the candidates exactly; so does this.
+			top := make(minHeap, 0, k)
+			for _, c := range got {
+				top.offer(scored{rid: c.rid, score: float64(vek32.Dot(dq.vec, vecs[byRID[c.rid]]))}, k)
+			}
+			want := map[int64]bool{}
+			for _, s := range exacts[i] {
+				want[s.rid] = true
+			}
+			hit := 0
+			for _, s := range top {
+				if want[s.rid] {
+					hit++
+				}
+			}
+			sum += float64(hit) / float64(len(exacts[i]))
+		}
+		return sum / float64(len(queries))
+	}
+	caps := []int{10000, 50000}
+	others := make([]float64, len(caps))
+	for i, c := range caps {
+		others[i] = recall(c)
+	}
+	r := recall(maxSignCandidates)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		if _, err := d.search(ctx, queries[i%len(queries)], n, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(recall, "recall@20")
+	b.ReportMetric(r, "recall@20")
+	for i, c := range caps {
+		b.ReportMetric(others[i], fmt.Sprintf("recall@20-cap%d", c))
+	}
 	b.ReportMetric(float64(len(rids)), "passages")
 }

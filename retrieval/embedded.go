@@ -46,25 +46,18 @@ type EmbeddedConfig struct {
 	// lists contributes to fusion, as a multiple of the query's K; default
 	// 3.
 	CandidateFactor int
-	// MaxRankedPostings bounds the postings a full-text search ranks; the
-	// commonest terms of a query whose terms match more are left out (see
-	// Embedded.pruneTerms). FTS5's bm25() costs about 1.7 us a matching
-	// row, and a claim's common words match a large share of a big corpus
-	// (at 500,000 passages a typical claim matched 50,000 rows, the 99th
-	// percentile 164,000). Default 20,000; negative means no bound.
-	MaxRankedPostings int
 	// Logger receives load and snapshot events; nil discards them.
 	Logger *slog.Logger
 }
 
 // Embedded is the passage store of the embedded deployment: one SQLite file
-// holding every passage with its unit-length vector in the same row, an FTS5
-// index for BM25 kept by triggers in the same transaction, and a compact
-// dense index (denseIndex: sign codes and int8 vectors, no text) that a
-// snapshot beside the file lets it map at open instead of rebuilding. A
-// passage is thus either wholly stored or not at all, and an Upsert that
-// returned survives a crash (synchronous=FULL); the snapshot is only a
-// cache of the database. Search fuses the BM25 and dense lists by
+// holding every passage with its unit-length vector in the same row, and
+// two indexes built from it: a compact dense index (denseIndex: sign codes
+// and int8 vectors, no text) and a BM25 inverted index (lexIndex), each of
+// which a snapshot beside the file lets it map at open instead of
+// rebuilding. A passage is thus either wholly stored or not at all, and an
+// Upsert that returned survives a crash (synchronous=FULL); the snapshots
+// are only caches of the database. Search fuses the BM25 and dense lists by
 // reciprocal rank fusion. It is safe for concurrent use: searches run while
 // a write is in progress.
 type Embedded struct {
@@ -72,19 +65,28 @@ type Embedded struct {
 	cfg      EmbeddedConfig
 	log      *slog.Logger
 	snapshot string // path of the dense snapshot
+	lexPath  string // path of the full-text snapshot
 
 	// writeMu serialises writers, so that the order of SQLite commits is the
 	// order of index updates.
 	writeMu sync.Mutex
-	// mu guards the dense index and gen.
+	// mu guards the indexes and gen.
 	mu    sync.RWMutex
 	dense *denseIndex
+	lex   *lexIndex
 	// gen is the database generation the dense index reflects, -1 when
 	// another process wrote in between (the index then misses its writes
 	// and is not written as a snapshot); dirty is whether it changed since
 	// it was read or written as the snapshot.
-	gen   int64
-	dirty bool
+	gen      int64
+	dirty    bool
+	lexDirty bool
+	// seen is the last generation whose writes the indexes hold, this
+	// process's or another's (see catchUp); guarded by mu.
+	seen int64
+	// checked is when catchUp last read the generation.
+	checkMu sync.Mutex
+	checked time.Time
 }
 
 var _ Store = (*Embedded)(nil)
@@ -99,9 +101,6 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 	if cfg.CandidateFactor <= 0 {
 		cfg.CandidateFactor = 3
 	}
-	if cfg.MaxRankedPostings == 0 {
-		cfg.MaxRankedPostings = 20000
-	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -114,14 +113,14 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 	if err != nil {
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
-	e := &Embedded{db: db, cfg: cfg, log: log, snapshot: path + ".dense"}
+	e := &Embedded{db: db, cfg: cfg, log: log, snapshot: path + ".dense", lexPath: path + ".bm25"}
 	start := time.Now()
 	if err := e.load(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
 	log.Debug("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
-		"mapped", e.dense.mapped != nil, "ms", time.Since(start).Milliseconds())
+		"mapped", e.dense.mapped != nil, "bm25 mapped", e.lex.base.mapped != nil, "ms", time.Since(start).Milliseconds())
 	return e, nil
 }
 
@@ -134,29 +133,49 @@ func generation(ctx context.Context, q interface {
 	return gen, err
 }
 
-// load maps the current snapshot, or rebuilds the dense index from the
-// database and writes it as the snapshot.
+// load maps the current snapshots, or rebuilds the indexes from the
+// database and writes them as the snapshots.
 func (e *Embedded) load(ctx context.Context) error {
 	gen, err := generation(ctx, e.db)
 	if err != nil {
 		return fmt.Errorf("read generation: %w", err)
 	}
+	// Both rebuilds read the database at gen: the store is not yet shared,
+	// and another process's write in between would only make the next
+	// open rebuild again.
 	d, sgen, err := readSnapshot(e.snapshot)
 	switch {
 	case err == nil && sgen == gen:
-		e.dense, e.gen = d, gen
-		return nil
+		e.dense = d
 	case err == nil:
 		d.close()
 		e.log.Info("dense snapshot is stale; rebuilding", "snapshot", e.snapshot, "generation", sgen, "want", gen)
 	case !errors.Is(err, os.ErrNotExist):
 		e.log.Warn("dense snapshot unreadable; rebuilding", "snapshot", e.snapshot, "err", err)
 	}
-	if e.dense, err = e.rebuild(ctx); err != nil {
-		return err
+	if e.dense == nil {
+		if e.dense, err = e.rebuild(ctx); err != nil {
+			return err
+		}
+		e.dirty = true
 	}
-	// The rebuild read the database in one transaction at gen.
-	e.gen, e.dirty = gen, true
+	x, lgen, err := readLexSnapshot(e.lexPath)
+	switch {
+	case err == nil && lgen == gen:
+		e.lex = x
+	case err == nil:
+		x.close()
+		e.log.Info("full-text snapshot is stale; rebuilding", "snapshot", e.lexPath, "generation", lgen, "want", gen)
+	case !errors.Is(err, os.ErrNotExist):
+		e.log.Warn("full-text snapshot unreadable; rebuilding", "snapshot", e.lexPath, "err", err)
+	}
+	if e.lex == nil {
+		if e.lex, err = e.rebuildLex(ctx); err != nil {
+			return err
+		}
+		e.lexDirty = true
+	}
+	e.gen, e.seen = gen, gen
 	if e.dense.len() > 0 {
 		e.saveSnapshot()
 	}
@@ -194,20 +213,36 @@ func (e *Embedded) rebuild(ctx context.Context) (*denseIndex, error) {
 	return d, nil
 }
 
-// saveSnapshot writes the dense index as the snapshot when it reflects the
-// database and changed. A failure is logged: the next open rebuilds.
-// Callers hold mu, or own e exclusively.
+// saveSnapshot writes the indexes that changed as their snapshots when
+// they reflect the database. A failure is logged: the next open rebuilds.
+// The full-text index then maps its snapshot, leaving the heap. Callers
+// hold mu, or own e exclusively.
 func (e *Embedded) saveSnapshot() {
-	if e.gen < 0 || !e.dirty || !littleEndian {
+	if e.gen < 0 || !littleEndian {
 		return
 	}
-	start := time.Now()
-	if err := writeSnapshot(e.snapshot, e.dense, e.gen); err != nil {
-		e.log.Warn("dense snapshot not written", "snapshot", e.snapshot, "err", err)
-		return
+	if e.dirty {
+		start := time.Now()
+		if err := writeSnapshot(e.snapshot, e.dense, e.gen); err != nil {
+			e.log.Warn("dense snapshot not written", "snapshot", e.snapshot, "err", err)
+		} else {
+			e.dirty = false
+			e.log.Info("dense snapshot written", "snapshot", e.snapshot, "passages", e.dense.len(), "ms", time.Since(start).Milliseconds())
+		}
 	}
-	e.dirty = false
-	e.log.Info("dense snapshot written", "snapshot", e.snapshot, "passages", e.dense.len(), "ms", time.Since(start).Milliseconds())
+	if e.lexDirty {
+		start := time.Now()
+		if _, err := writeLexSnapshot(e.lexPath, e.lex, e.gen); err != nil {
+			e.log.Warn("full-text snapshot not written", "snapshot", e.lexPath, "err", err)
+			return
+		}
+		e.lexDirty = false
+		if x, _, err := readLexSnapshot(e.lexPath); err == nil {
+			e.lex.close()
+			e.lex = x
+		}
+		e.log.Info("full-text snapshot written", "snapshot", e.lexPath, "passages", e.lex.live, "ms", time.Since(start).Milliseconds())
+	}
 }
 
 // Close writes the dense snapshot when it changed and closes the database.
@@ -219,6 +254,7 @@ func (e *Embedded) Close() error {
 	defer e.mu.Unlock()
 	e.saveSnapshot()
 	e.dense.close()
+	e.lex.close()
 	return e.db.Close()
 }
 
@@ -242,12 +278,15 @@ func (e *Embedded) Dim() int {
 // advance records that the database moved to gen by a write of this
 // store, under mu.
 func (e *Embedded) advance(gen int64) {
+	if gen == e.seen+1 {
+		e.seen = gen
+	}
 	if e.gen >= 0 && gen == e.gen+1 {
 		e.gen = gen
 	} else {
 		e.gen = -1
 	}
-	e.dirty = true
+	e.dirty, e.lexDirty = true, true
 }
 
 // domainKey is the form of a domain that filters compare: lower case,
@@ -412,6 +451,7 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 	if len(units) == 0 && len(sourceIDs) == 0 {
 		return nil
 	}
+	docs := analyzeAll(passages)
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.mu.RLock()
@@ -433,9 +473,11 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 	defer e.mu.Unlock()
 	for _, rid := range deleted {
 		e.dense.delete(rid)
+		e.lex.delete(rid)
 	}
 	for i, p := range passages {
 		e.dense.put(rids[i], units[i], domainKey(p.Domain), publishedKey(micros(p.PublishedAt)))
+		e.lex.put(rids[i], docs[i])
 	}
 	e.advance(gen)
 	return nil
@@ -450,10 +492,14 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 		return nil, nil, 0, err
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	for _, src := range sourceIDs {
-		ds, err := deleteSourceRows(ctx, tx, src)
+	for start := 0; start < len(sourceIDs); start += maxDeleteSources {
+		ids := sourceIDs[start:min(start+maxDeleteSources, len(sourceIDs))]
+		ds, err := deleteSourceRows(ctx, tx, ids)
 		if err != nil {
-			return nil, nil, 0, fmt.Errorf("delete source %q: %w", src, err)
+			if len(ids) == 1 {
+				return nil, nil, 0, fmt.Errorf("delete source %q: %w", ids[0], err)
+			}
+			return nil, nil, 0, fmt.Errorf("delete sources: %w", err)
 		}
 		deleted = append(deleted, ds...)
 	}
@@ -513,10 +559,20 @@ func (e *Embedded) DeleteSource(ctx context.Context, sourceID string) error {
 	return nil
 }
 
-// deleteSourceRows deletes the passages of a source in tx and returns their
+// maxDeleteSources bounds the sources of one DELETE statement (SQLite
+// allows 32,766 parameters); ingest replaces up to 2,000 sources a batch,
+// and one statement for them all costs a fraction of one each.
+const maxDeleteSources = 500
+
+// deleteSourceRows deletes the passages of sources in tx and returns their
 // row IDs.
-func deleteSourceRows(ctx context.Context, tx *sql.Tx, sourceID string) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id = $1 RETURNING rid", sourceID)
+func deleteSourceRows(ctx context.Context, tx *sql.Tx, sourceIDs []string) ([]int64, error) {
+	args := make([]any, len(sourceIDs))
+	ps := make([]string, len(sourceIDs))
+	for i, id := range sourceIDs {
+		args[i], ps[i] = id, fmt.Sprintf("$%d", i+1)
+	}
+	rows, err := tx.QueryContext(ctx, "DELETE FROM passages WHERE source_id IN ("+strings.Join(ps, ", ")+") RETURNING rid", args...)
 	if err != nil {
 		return nil, err
 	}

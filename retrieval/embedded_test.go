@@ -29,6 +29,16 @@ func openEmbedded(t *testing.T, cfg retrieval.EmbeddedConfig) *retrieval.Embedde
 	return s
 }
 
+// openAt opens the store at path; the caller closes it.
+func openAt(t *testing.T, path string) *retrieval.Embedded {
+	t.Helper()
+	s, err := retrieval.OpenEmbedded(context.Background(), path, retrieval.EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestEmbeddedConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) retrieval.Store { return openEmbedded(t, retrieval.EmbeddedConfig{}) })
 }
@@ -210,14 +220,7 @@ func TestEmbeddedSharesFileWithCorpus(t *testing.T) {
 func TestEmbeddedSnapshotFollowsDatabase(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "passages.db")
-	open := func() *retrieval.Embedded {
-		t.Helper()
-		s, err := retrieval.OpenEmbedded(ctx, path, retrieval.EmbeddedConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func() *retrieval.Embedded { return openAt(t, path) }
 	a := open()
 	fill(t, a, 0, 60)
 	if err := a.Close(); err != nil {
@@ -297,10 +300,11 @@ func TestEmbeddedReplaceSources(t *testing.T) {
 	}
 }
 
-// TestEmbeddedPrunesCommonTerms checks that a query whose terms match more
-// rows than MaxRankedPostings ranks by its rare terms: the passages that
-// hold only the common term are not ranked, and without the bound they are.
-func TestEmbeddedPrunesCommonTerms(t *testing.T) {
+// TestEmbeddedRanksRareTermsFirst checks that a query whose common term
+// matches every row ranks by its rare term first, and that the top-k
+// pruning of the full-text index still ranks the rows that hold only the
+// common term when k asks for them.
+func TestEmbeddedRanksRareTermsFirst(t *testing.T) {
 	ctx := context.Background()
 	var ps []evidence.Passage
 	var vs [][]float32
@@ -312,25 +316,67 @@ func TestEmbeddedPrunesCommonTerms(t *testing.T) {
 		ps = append(ps, evidence.Passage{ID: fmt.Sprint("p", i), SourceID: fmt.Sprint("s", i), Text: text})
 		vs = append(vs, vectorN(i))
 	}
-	for _, tt := range []struct {
-		limit int
-		want  int
-	}{{10, 4}, {-1, 40}} {
-		s := openEmbedded(t, retrieval.EmbeddedConfig{MaxRankedPostings: tt.limit})
-		if err := s.Upsert(ctx, ps, vs); err != nil {
-			t.Fatal(err)
-		}
-		hits, err := s.Search(ctx, retrieval.Query{Text: "weather tornado", K: 100})
+	s := openEmbedded(t, retrieval.EmbeddedConfig{})
+	if err := s.Upsert(ctx, ps, vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{4, 100} {
+		hits, err := s.Search(ctx, retrieval.Query{Text: "weather tornado", K: k})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(hits) != tt.want {
-			t.Errorf("limit %d: %d hits; want %d", tt.limit, len(hits), tt.want)
+		if len(hits) != min(k, 40) {
+			t.Errorf("k %d: %d hits; want %d", k, len(hits), min(k, 40))
 		}
 		for _, h := range hits[:4] {
 			if !strings.Contains(h.Passage.Text, "tornado") {
-				t.Errorf("limit %d: %q ranked among the first 4", tt.limit, h.Passage.Text)
+				t.Errorf("k %d: %q ranked among the first 4", k, h.Passage.Text)
 			}
+		}
+	}
+}
+
+// TestEmbeddedCatchesUpWithAnotherWriter checks that a store open beside
+// another handle on the same file (as serve beside a `verity ingest`) finds
+// the passages the other adds, by BM25 and by vector, and no longer ranks
+// those it deletes.
+func TestEmbeddedCatchesUpWithAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "passages.db")
+	a := openAt(t, path)
+	t.Cleanup(func() { a.Close() })
+	fill(t, a, 0, 30)
+	b := openAt(t, path)
+	t.Cleanup(func() { b.Close() })
+	fill(t, a, 30, 40)
+	zebra := evidence.Passage{ID: "zebra", SourceID: "zoo", Text: "Zebras graze on the savanna in herds."}
+	if err := a.Upsert(ctx, []evidence.Passage{zebra}, [][]float32{vectorN(99)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteSource(ctx, "s002"); err != nil { // p0006-p0008
+		t.Fatal(err)
+	}
+	hits, err := b.Search(ctx, retrieval.Query{Text: "zebras savanna", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Passage.ID != "zebra" {
+		t.Errorf("BM25 for the other handle's passage: %+v", hits)
+	}
+	hits, err = b.Search(ctx, retrieval.Query{Vector: vectorN(35), K: 1})
+	if err != nil || len(hits) != 1 || hits[0].Passage.ID != "p0035" {
+		t.Errorf("nearest to the other handle's p0035: %+v, %v", hits, err)
+	}
+	if b.Len() != 38 {
+		t.Errorf("caught-up store holds %d passages; want 38", b.Len())
+	}
+	hits, err = b.Search(ctx, retrieval.Query{Text: "topic6 topic1", K: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.Passage.SourceID == "s002" {
+			t.Errorf("deleted passage %s found", h.Passage.ID)
 		}
 	}
 }

@@ -219,3 +219,146 @@ func TestDot8(t *testing.T) {
 		}
 	}
 }
+
+// TestSignStageSplit checks that the sign and int8 stages split among
+// goroutines keep what the single scans keep.
+func TestSignStageSplit(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(5))
+	d := newDenseIndex()
+	v := make([]float32, 96)
+	for i := range 5000 {
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		d.put(int64(i+1), unit(t, v...), "x.example", noDate)
+	}
+	d.delete(17)
+	for j := range v {
+		v[j] = float32(rng.NormFloat64())
+	}
+	q := d.query(unit(t, v...))
+	keep := func(r int) bool { return r%3 != 0 }
+	old := signParallelRows
+	defer func() { signParallelRows = old }()
+	signParallelRows = len(d.rids) + 1
+	one, err := d.signStage(ctx, q, 700, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signParallelRows = 100
+	split, err := d.signStage(ctx, q, 700, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one) != 700 {
+		t.Fatalf("single scan kept %d rows; want 700", len(one))
+	}
+	if diff := cmp.Diff(one, split); diff != "" {
+		t.Errorf("split scan (-single +split):\n%s", diff)
+	}
+	oldCode := codeParallelRows
+	defer func() { codeParallelRows = oldCode }()
+	codeParallelRows = len(d.rids) + 1
+	whole, err := d.search(ctx, q, 40, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codeParallelRows = 100
+	parts, err := d.search(ctx, q, 40, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) != codeCandidates(40) {
+		t.Fatalf("search returned %d candidates; want %d", len(whole), codeCandidates(40))
+	}
+	if diff := cmp.Diff(whole, parts, cmp.AllowUnexported(scored{})); diff != "" {
+		t.Errorf("split int8 stage (-single +split):\n%s", diff)
+	}
+}
+
+// TestSignScan6 checks that the sign scan for 384 dimensions gives the
+// distances the general scan gives, deleted rows included.
+func TestSignScan6(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(6))
+	d := newDenseIndex()
+	v := make([]float32, 384)
+	for i := range 3000 {
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+			if j > 100 && rng.Intn(3) > 0 {
+				v[j] = 0
+			}
+		}
+		d.put(int64(i+1), unit(t, v...), "x.example", noDate)
+	}
+	d.delete(40)
+	q := d.query(unit(t, v...))
+	n := len(d.rids)
+	fast, slow := make([]uint16, n), make([]uint16, n)
+	hf, hs := make([]int, 3*384+2), make([]int, 3*384+2)
+	if err := d.signScan(ctx, q, nil, 0, n, fast, hf); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.signScan(ctx, q, func(int) bool { return true }, 0, n, slow, hs); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(slow, fast); diff != "" {
+		t.Errorf("distances (-general +384):\n%s", diff)
+	}
+	if diff := cmp.Diff(hs, hf); diff != "" {
+		t.Errorf("histogram (-general +384):\n%s", diff)
+	}
+	if fast[39] != math.MaxUint16 {
+		t.Errorf("deleted row has distance %d", fast[39])
+	}
+}
+
+// TestDenseQueryWeights checks that the two weight words give each
+// component the number of planes that hold it.
+func TestDenseQueryWeights(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	v := make([]float32, 200)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	q := newDenseIndex().query(unit(t, v...))
+	for i := range v {
+		want := 0
+		for _, p := range q.planes {
+			if p[i/64]&(1<<(i%64)) != 0 {
+				want++
+			}
+		}
+		got := int(q.ones[i/64]>>(i%64)&1) + 2*int(q.twos[i/64]>>(i%64)&1)
+		if got != want {
+			t.Fatalf("component %d: weight %d; the planes give %d", i, got, want)
+		}
+	}
+}
+
+// TestDotSparse checks that the dot product over a query's non-zero
+// components equals the one over all of them.
+func TestDotSparse(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	v := make([]float32, 384)
+	for i := range v {
+		if i < 100 || rng.Intn(5) == 0 {
+			v[i] = float32(rng.NormFloat64())
+		}
+	}
+	q := newDenseIndex().query(unit(t, v...))
+	if q.nzIdx == nil {
+		t.Fatal("a query two-thirds zeros has no sparse form")
+	}
+	row := make([]int8, 384)
+	for range 50 {
+		for i := range row {
+			row[i] = int8(rng.Intn(255) - 127)
+		}
+		if got, want := q.dot(row), dot8(q.codes, row); got != want {
+			t.Fatalf("sparse dot %d; dense %d", got, want)
+		}
+	}
+}

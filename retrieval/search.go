@@ -5,12 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/verity-fc/verity/internal/stem"
 	"github.com/viterin/vek/vek32"
 
 	"github.com/verity-fc/verity/evidence"
@@ -29,6 +26,9 @@ func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	if q.K < 1 {
 		return nil, evidence.Invalid("k", "must be at least 1, got %d", q.K)
+	}
+	if err := e.catchUp(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	k := min(q.K, MaxK)
 	n := k * e.cfg.CandidateFactor
@@ -108,23 +108,28 @@ func (e *Embedded) denseCandidates(ctx context.Context, u []float32, dim, n int,
 	if u == nil {
 		return nil, nil
 	}
-	var keep func(int) bool
-	if !f.empty() {
-		var domains map[uint32]bool
-		if f.domains != nil {
-			domains = map[uint32]bool{}
-			for name := range f.domains {
-				if id, ok := d.domainIDs[name]; ok {
-					domains[id] = true
-				}
+	return d.search(ctx, d.query(u), n, d.rowFilter(f))
+}
+
+// rowFilter returns whether a row of the dense index passes f, nil when f
+// passes every row.
+func (d *denseIndex) rowFilter(f filter) func(row int) bool {
+	if f.empty() {
+		return nil
+	}
+	var domains map[uint32]bool
+	if f.domains != nil {
+		domains = map[uint32]bool{}
+		for name := range f.domains {
+			if id, ok := d.domainIDs[name]; ok {
+				domains[id] = true
 			}
 		}
-		keep = func(r int) bool {
-			return (domains == nil || domains[d.domains[r]]) &&
-				(f.since == noDate || (d.published[r] != noDate && d.published[r] >= f.since))
-		}
 	}
-	return d.search(ctx, d.query(u), n, keep)
+	return func(r int) bool {
+		return d.flags[r]&rowDeleted == 0 && (domains == nil || domains[d.domains[r]]) &&
+			(f.since == noDate || (d.published[r] != noDate && d.published[r] >= f.since))
+	}
 }
 
 // rescore scores the candidates by their exact vectors, read from the
@@ -165,140 +170,25 @@ func (e *Embedded) rescore(ctx context.Context, u []float32, cand []scored, n in
 }
 
 // sparseSearch returns up to n passages ranked by BM25 for the content terms
-// of text. FTS5's bm25() is lower-better; the text column weighs twice the
-// title, which repeats on every passage of a source.
+// of text (see lexIndex).
 func (e *Embedded) sparseSearch(ctx context.Context, text string, n int, f filter) ([]scored, error) {
-	terms := contentTerms(text, maxQueryTerms)
-	if len(terms) == 0 {
+	stems := queryStems(text)
+	if len(stems) == 0 {
 		return nil, nil
 	}
-	terms, err := e.pruneTerms(ctx, terms)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	match := matchTerms(terms)
-	args := []any{match}
-	arg := func(v any) string {
-		args = append(args, v)
-		return fmt.Sprintf("$%d", len(args))
-	}
-	var q string
-	if f.empty() {
-		// Rank inside the FTS table and join only the top n: joining every
-		// match to its passage row first costs as much again as ranking.
-		q = `SELECT rowid, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
-			WHERE passages_fts MATCH $1 ORDER BY r, rowid LIMIT ` + arg(n)
-	} else {
-		q = `SELECT p.rid, bm25(passages_fts, 1.0, 0.5) AS r FROM passages_fts
-			JOIN passages p ON p.rid = passages_fts.rowid WHERE passages_fts MATCH $1`
-		if f.domains != nil {
-			var ps []string
-			for _, d := range slices.Sorted(maps.Keys(f.domains)) {
-				ps = append(ps, arg(d))
-			}
-			q += " AND p.domain_key IN (" + strings.Join(ps, ", ") + ")"
-		}
-		if f.since != noDate {
-			q += " AND p.published_at >= " + arg(f.since)
-		}
-		q += " ORDER BY r, p.rid LIMIT " + arg(n)
-	}
-	rows, err := e.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	defer rows.Close()
-	var out []scored
-	for rows.Next() {
-		var s scored
-		if err := rows.Scan(&s.rid, &s.score); err != nil {
-			return nil, fmt.Errorf("full-text search: %w", err)
-		}
-		s.score = -s.score
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	return out, nil
-}
-
-// pruneTerms leaves out of a query the commonest of its terms while the
-// postings of all of them exceed EmbeddedConfig.MaxRankedPostings, keeping at least the
-// rarest. What it leaves out weighs least in BM25 (idf falls with document
-// frequency) and matches most rows: passages that hold only dropped terms
-// are not ranked, and the kept terms rank the rest among themselves. Below
-// the bound, as on SciFact's 5,183 abstracts, every term stays and the
-// ranking is FTS5's BM25 over the whole query. Document frequencies come
-// from the fts5vocab table; a term is looked up by its Snowball stem and as
-// it is (FTS5 stems with the Porter algorithm, which mostly agrees), and a
-// term found neither way counts as rare and is kept.
-func (e *Embedded) pruneTerms(ctx context.Context, terms []string) ([]string, error) {
-	if len(terms) < 2 || e.cfg.MaxRankedPostings < 0 {
-		return terms, nil
-	}
-	keys := make([]any, 0, 2*len(terms))
-	ps := make([]string, 0, 2*len(terms))
-	stems := make([]string, len(terms))
-	for i, t := range terms {
-		stems[i] = stem.English(t)
-		for _, k := range []string{stems[i], t} {
-			keys = append(keys, k)
-			ps = append(ps, fmt.Sprintf("$%d", len(keys)))
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var keep func(int64) bool
+	if row := e.dense.rowFilter(f); row != nil {
+		keep = func(rid int64) bool {
+			r, ok := e.dense.find(rid)
+			return ok && row(r)
 		}
 	}
-	rows, err := e.db.QueryContext(ctx, "SELECT term, doc FROM passages_fts_vocab WHERE term IN ("+strings.Join(ps, ", ")+")", keys...)
-	if err != nil {
-		return nil, fmt.Errorf("read term frequencies: %w", err)
-	}
-	defer rows.Close()
-	docs := map[string]int{}
-	for rows.Next() {
-		var term string
-		var n int
-		if err := rows.Scan(&term, &n); err != nil {
-			return nil, fmt.Errorf("read term frequencies: %w", err)
-		}
-		docs[term] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read term frequencies: %w", err)
-	}
-	df := make([]int, len(terms))
-	total := 0
-	for i, t := range terms {
-		n, ok := docs[stems[i]]
-		if !ok {
-			n = docs[t]
-		}
-		df[i] = n
-		total += n
-	}
-	limit := e.cfg.MaxRankedPostings
-	if total <= limit {
-		return terms, nil
-	}
-	order := make([]int, len(terms))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return df[a] - df[b] })
-	keep := make([]bool, len(terms))
-	sum := 0
-	for n, i := range order {
-		if n > 0 && sum+df[i] > limit {
-			break
-		}
-		keep[i] = true
-		sum += df[i]
-	}
-	var out []string
-	for i, t := range terms {
-		if keep[i] {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return e.lex.search(stems, n, keep), nil
 }
 
 // fuse merges ranked lists by reciprocal rank fusion and returns the first

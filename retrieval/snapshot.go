@@ -54,11 +54,25 @@ func viewOf[T any](b []byte, off, n int) []T {
 
 // writeSnapshot writes the live rows of d as the snapshot of generation
 // gen to path, atomically (a temporary file renamed over it).
-func writeSnapshot(path string, d *denseIndex, gen int64) (err error) {
+func writeSnapshot(path string, d *denseIndex, gen int64) error {
 	if !littleEndian {
 		return errors.New("snapshots need a little-endian machine")
 	}
 	c := d.compacted()
+	var names []byte
+	lens := make([]uint32, len(c.domainNames))
+	for i, s := range c.domainNames {
+		lens[i] = uint32(len(s))
+		names = append(names, s...)
+	}
+	hdr := []int64{snapshotMagic, snapshotVersion, gen, int64(len(c.rids)), int64(c.dim), int64(c.words), int64(len(lens)), int64(len(names))}
+	return writeSections(path, [][]byte{bytesOf(hdr), bytesOf(c.rids), bytesOf(c.published), bytesOf(c.domains), c.flagsBytes(),
+		bytesOf(c.scales), bytesOf(c.signs), bytesOf(c.codes), bytesOf(lens), names})
+}
+
+// writeSections writes the sections to path, each padded to a multiple of
+// 8 bytes, atomically: a temporary file, synced, renamed over it.
+func writeSections(path string, sections [][]byte) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -70,16 +84,8 @@ func writeSnapshot(path string, d *denseIndex, gen int64) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	var names []byte
-	lens := make([]uint32, len(c.domainNames))
-	for i, s := range c.domainNames {
-		lens[i] = uint32(len(s))
-		names = append(names, s...)
-	}
-	hdr := []int64{snapshotMagic, snapshotVersion, gen, int64(len(c.rids)), int64(c.dim), int64(c.words), int64(len(lens)), int64(len(names))}
 	var zeros [8]byte
-	for _, sec := range [][]byte{bytesOf(hdr), bytesOf(c.rids), bytesOf(c.published), bytesOf(c.domains), c.flagsBytes(),
-		bytesOf(c.scales), bytesOf(c.signs), bytesOf(c.codes), bytesOf(lens), names} {
+	for _, sec := range sections {
 		if _, err := w.Write(sec); err != nil {
 			return err
 		}

@@ -1,11 +1,8 @@
 package retrieval
 
 import (
-	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/verity-fc/verity/internal/stem"
 )
 
 // Limits on the terms taken from query text.
@@ -43,27 +40,11 @@ func contentTerms(s string, max int) []string {
 	return out
 }
 
-// matchQuery turns untrusted text into an FTS5 MATCH expression that cannot
-// fail to parse: its content terms, each a double-quoted string (a term made
-// of letters and digits holds no quote to escape), joined by OR so that BM25
-// ranks passages by how many of them they hold and how rare they are. It
-// returns "" when the text has no content term.
-func matchQuery(text string) string { return matchTerms(contentTerms(text, maxQueryTerms)) }
-
-// matchTerms is matchQuery of terms already taken from the text.
-func matchTerms(terms []string) string {
-	terms = slices.Clone(terms)
-	for i, t := range terms {
-		terms[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-	}
-	return strings.Join(terms, " OR ")
-}
-
 // stems returns the set of English stems of the content terms of s.
 func stems(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range contentTerms(s, max) {
-		out[stem.English(t)] = true
+		out[stemWord(t)] = true
 	}
 	return out
 }

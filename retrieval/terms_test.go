@@ -6,22 +6,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestMatchQuery(t *testing.T) {
+func TestQueryStems(t *testing.T) {
 	tests := []struct {
-		text, want string
+		text string
+		want []string
 	}{
-		{"Did the Apollo 11 crew land in 1969?", `"apollo" OR "11" OR "crew" OR "land" OR "1969"`},
-		{`"quoted" AND (NEAR stuff)*`, `"quoted" OR "near" OR "stuff"`},
-		{"the of and a", ""},
-		{"", ""},
-		{"x y 7", `"7"`},
-		{"Ünïcode ÉTÉ", `"ünïcode" OR "été"`},
-		{"repeat Repeat REPEAT", `"repeat"`},
+		{"Did the Apollo 11 crew land in 1969?", []string{"apollo", "11", "crew", "land", "1969"}},
+		{`"quoted" AND (NEAR stuff)*`, []string{"quot", "near", "stuff"}},
+		{"the of and a", nil},
+		{"", nil},
+		{"x y 7", []string{"7"}},
+		{"Ünïcode ÉTÉ", []string{"ünïcode", "été"}},
+		{"repeat Repeat REPEAT repeated", []string{"repeat"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			if got := matchQuery(tt.text); got != tt.want {
-				t.Errorf("matchQuery = %s, want %s", got, tt.want)
+			if diff := cmp.Diff(tt.want, queryStems(tt.text)); diff != "" {
+				t.Errorf("queryStems (-want +got):\n%s", diff)
 			}
 		})
 	}
