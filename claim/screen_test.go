@@ -21,6 +21,18 @@ func TestScreen(t *testing.T) {
 		{"The best-selling car of 2023 sold 1.2 million units.", ""},
 		{"How the bridge was built is well documented.", ""},
 		{"Sputnik 1 weighed about 84 kilograms.", ""},
+		// Real claims from FEVER and SciFact that word lists alone refused.
+		{"Macrophages regulate mature osteoblast maintenance.", ""},
+		{"DRD1 proteins enable Pol V transcription in vivo.", ""},
+		{"BCL-2 promotes the apoptotic effects of c-Myc.", ""},
+		{"Helminths interfere with immune system control of coinfections.", ""},
+		{"Steven Spielberg co-wrote the 1974 crime film The Sugarland Express.", ""},
+		{"Make It or Break It is a movie.", ""},
+		{"Google Play Music has a free storage of over 60,000 files.", ""},
+		{"In The Amazing Spider-Man, the relationship between Gwen and Peter is based on the comics.", ""},
+		{"Bad Romance was one of the worst-selling singles of all time.", ""},
+		{"Blade Runner 2049 stars Ryan Gosling.", ""},
+		{"Boateng apologised to Ballack personally.", ""},
 		// Questions in several forms.
 		{"When did the Golden Gate Bridge open?", Question},
 		{"When did the Golden Gate Bridge open", Question},
@@ -43,6 +55,7 @@ func TestScreen(t *testing.T) {
 		{"In my opinion the bridge is ugly.", Opinion},
 		{"I love the Golden Gate Bridge.", Opinion},
 		{"The fog over the bay is gorgeous.", Opinion},
+		{"Personally, the bridge is the best in the world.", Opinion},
 		// No verb.
 		{"Golden Gate Bridge, 1937.", NoVerb},
 		{"The tallest bridges in the world", NoVerb},

@@ -433,6 +433,7 @@ func TestEvalCorpusCLI(t *testing.T) {
 	set := filepath.Join(dir, "set.jsonl")
 	lines := `{"id": 1, "claim": "The Golden Gate Bridge opened in 1937.", "evidence": [], "label": "SUPPORTS"}
 {"id": 2, "claim": "The Eiffel Tower is repainted about every seven years.", "evidence": [], "label": "NOT_ENOUGH_INFO"}
+{"id": 3, "claim": "When did the Golden Gate Bridge open?", "evidence": [], "label": "NOT_ENOUGH_INFO"}
 `
 	if err := os.WriteFile(set, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
@@ -453,8 +454,10 @@ func TestEvalCorpusCLI(t *testing.T) {
 			t.Errorf("eval --json lacks %q: %s", k, out)
 		}
 	}
-	if string(rep["n"]) != "2" {
-		t.Errorf("n = %s, want 2", rep["n"])
+	// The question is refused by verify's screen: it counts as not enough
+	// information instead of ending the run.
+	if string(rep["n"]) != "3" {
+		t.Errorf("n = %s, want 3", rep["n"])
 	}
 }
 

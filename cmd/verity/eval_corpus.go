@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+
 	"context"
+	"github.com/verity-fc/verity/claim"
 	"log/slog"
 
 	"github.com/spf13/cobra"
@@ -31,6 +34,12 @@ type verifyPredictor struct{ v *verify.Service }
 
 func (p verifyPredictor) Predict(ctx context.Context, ex eval.Example) (eval.Prediction, error) {
 	res, err := p.v.Verify(ctx, verify.Request{Claim: ex.Claim})
+	var nc *claim.NotCheckable
+	if errors.As(err, &nc) {
+		// verify refuses it (422): no verdict, which a labeled set reads
+		// as not enough information, rather than ending the whole run.
+		return eval.Prediction{Label: eval.NotEnoughInfo, Probs: map[string]float64{eval.NotEnoughInfo: 1}}, nil
+	}
 	if err != nil {
 		return eval.Prediction{}, err
 	}
