@@ -25,7 +25,7 @@ type Config struct {
 	Seed int64
 	// D and H are the network's widths; defaults 64 and 96.
 	D, H int
-	// Epochs over the training examples; default 5.
+	// Epochs over the training examples; default 4.
 	Epochs int
 	// LearningRate of Adam; default 0.002, decayed by LRDecay per epoch
 	// (default 0.8).
@@ -87,7 +87,7 @@ func (c Config) withDefaults() Config {
 		c.H = 96
 	}
 	if c.Epochs <= 0 {
-		c.Epochs = 5
+		c.Epochs = 4
 	}
 	if c.LearningRate <= 0 {
 		c.LearningRate = 0.002
