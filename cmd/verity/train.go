@@ -39,7 +39,8 @@ func newTrainNLICmd() *cobra.Command {
 SNLI dev and test, SciFact train pairs, and the files of ../shared/data/train
 listed in the README; the layout of ../shared/data), holds out development and
 calibration splits by a hash of each pair's group (page, premise, claim or
-article), trains the aligning network on the rest on one core, fits its
+article), trains the aligning network on the rest (each batch in two fixed
+shards computed in parallel, so the result does not depend on the cores), fits its
 temperature and class biases on the calibration split and prints its metrics
 on every development split beside the previous built-in model's. The same
 data and seed give the same file, byte for byte. With --checkpoint it resumes
@@ -51,6 +52,11 @@ metrics only, writing no model.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
 				return &evidence.InputError{Field: "out", Message: "--out FILE is required"}
+			}
+			switch cfg.Context {
+			case "conv", "none":
+			default:
+				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv or none", cfg.Context)}
 			}
 			switch cfg.Ablate {
 			case "", "none", "wordnet", "quantity", "attention":
@@ -76,6 +82,7 @@ metrics only, writing no model.`,
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
+	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution) or none")
 	return cmd
 }
 

@@ -14,6 +14,11 @@ import (
 	"github.com/verity-fc/verity/nli/train"
 )
 
+// scoreNoise is about the standard error of a mean balanced accuracy over
+// the 25 calibration sets of at most 300 pairs each: differences below it
+// do not choose between ensemble weights.
+const scoreNoise = 0.005
+
 // runTrainNLI is 'verity train nli'.
 func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, out, devDir, report string) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
@@ -55,9 +60,16 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		}
 		return tw.Flush()
 	}
-	// Rules on or off, and the weight of the previous feature model in an
-	// ensemble: whichever does best on (at most 300 pairs of each set of)
-	// the calibration split.
+	// The weight of the previous feature model in an ensemble: the
+	// smallest weight whose mean balanced accuracy on (at most 300 pairs of
+	// each set of) the calibration split is within scoreNoise of the best
+	// weight's, since a larger share of the old model must earn its place.
+	// Only the mandatory rules follow the network: the feature model's
+	// other rules (its negation flip and no-shared-word rule) win 0.006 of
+	// calibration balanced accuracy but override the network where the
+	// issue asks for another answer: a passage about another subject
+	// becomes a contradiction, and so does "has never closed since"
+	// against "has been open since".
 	calib := train.BySet(data, train.SplitCalib)
 	for name, exs := range calib {
 		calib[name] = exs[:min(len(exs), 300)]
@@ -78,20 +90,30 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		}
 		return sum / float64(len(calib)), nil
 	}
-	model, bestScore := (*nli.Aligner)(nil), -1.0
-	for _, rules := range []bool{false, true} {
-		for _, w := range []float64{0, 0.25, 0.5} {
-			a := nli.NewAligner(net, rules, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
-			sc, err := calibScore(a)
-			if err != nil {
-				return err
-			}
-			logf("rules %v, old model weight %.2f: mean calibration balanced accuracy %.4f", rules, w, sc)
-			if sc > bestScore+1e-9 {
-				model, bestScore = a, sc
-			}
+	type candidate struct {
+		a     *nli.Aligner
+		score float64
+	}
+	var cands []candidate
+	best := -1.0
+	for _, w := range []float64{0, 0.1, 0.25, 0.5} {
+		a := nli.NewAligner(net, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
+		sc, err := calibScore(a)
+		if err != nil {
+			return err
+		}
+		logf("old model weight %.2f: mean calibration balanced accuracy %.4f", w, sc)
+		cands = append(cands, candidate{a, sc})
+		best = max(best, sc)
+	}
+	var model *nli.Aligner
+	for _, c := range cands {
+		if c.score >= best-scoreNoise {
+			model = c.a
+			break
 		}
 	}
+	logf("old model weight %.2f chosen", model.OldWeight)
 	if err := writeFile(out, model.Save); err != nil {
 		return err
 	}

@@ -56,7 +56,18 @@ type Config struct {
 	D      int  `json:"d"`       // token projection width
 	H      int  `json:"h"`       // hidden units of the classifier
 	NoAttn bool `json:"no_attn"` // ablation: no cross-attention (aligned vectors are zero)
+	// Ctx is the contextual encoder run over each side's projected tokens
+	// before alignment: CtxNone, or CtxConv, a width-3 convolution whose
+	// ReLU output is added to each token (h_t + ReLU(W [h_t-1; h_t; h_t+1] + b)),
+	// shared by claim and passage.
+	Ctx int `json:"ctx,omitempty"`
 }
+
+// Contextual encoders (Config.Ctx).
+const (
+	CtxNone = 0
+	CtxConv = 1
+)
 
 // Model is the network's parameters, one flat slice, and the calibration
 // applied to its logits.
@@ -71,6 +82,7 @@ type Model struct {
 // views are the parameter blocks, slices of P.
 type views struct {
 	wp, bp, wr, wa, ba, wb, bb, w1, b1, w2, b2 []float64
+	wc, bc                                     []float64 // contextual convolution (Ctx == CtxConv)
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -79,7 +91,11 @@ func (c Config) feat() int { return 4*c.D + NumGlobal }
 
 // Size is the number of parameters.
 func (c Config) Size() int {
-	return c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
+	n := c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
+	if c.Ctx == CtxConv {
+		n += 3*c.D*c.D + c.D
+	}
+	return n
 }
 
 func (c Config) views(p []float64) views {
@@ -90,6 +106,10 @@ func (c Config) views(p []float64) views {
 	v.wb, v.bb = take(c.D*c.cmp()), take(c.D)
 	v.w1, v.b1 = take(c.H*c.feat()), take(c.H)
 	v.w2, v.b2 = take(NumLabels*c.H), take(NumLabels)
+	if c.Ctx == CtxConv {
+		// Last, so that a model without the encoder keeps its layout.
+		v.wc, v.bc = take(3*c.D*c.D), take(c.D)
+	}
 	return v
 }
 
@@ -108,6 +128,14 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	init(v.wb, cfg.cmp(), cfg.D)
 	init(v.w1, cfg.feat(), cfg.H)
 	init(v.w2, cfg.H, NumLabels)
+	if cfg.Ctx == CtxConv {
+		// Small, so that the network starts close to the one without the
+		// encoder and learns how much context to add.
+		init(v.wc, 3*cfg.D, cfg.D)
+		for i := range v.wc {
+			v.wc[i] *= 0.1
+		}
+	}
 	for i := range v.wr {
 		v.wr[i] = 1
 	}
@@ -122,6 +150,9 @@ func (m *Model) Validate() error {
 	c := m.Cfg
 	if c.Emb <= 0 || c.D <= 0 || c.H <= 0 || c.Emb > 4096 || c.D > 4096 || c.H > 4096 {
 		return fmt.Errorf("bad shape %+v", c)
+	}
+	if c.Ctx != CtxNone && c.Ctx != CtxConv {
+		return fmt.Errorf("unknown contextual encoder %d", c.Ctx)
 	}
 	if len(m.P) != c.Size() {
 		return fmt.Errorf("%d parameters, the shape needs %d", len(m.P), c.Size())
@@ -141,7 +172,9 @@ func (m *Model) Validate() error {
 // goroutine to save allocations.
 type Cache struct {
 	n, m   int
-	ha, hb []float64 // n x D, m x D (post-ReLU)
+	pa, pb []float64 // projections n x D, m x D (post-ReLU), with a contextual encoder
+	ca, cb []float64 // the encoder's outputs n x D, m x D (post-ReLU)
+	ha, hb []float64 // token vectors aligned and compared: n x D, m x D
 	alpha  []float64 // n x m, softmax over j
 	beta   []float64 // n x m, softmax over i
 	at, bt []float64 // aligned: n x D, m x D
@@ -174,8 +207,16 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	D, K := cfg.D, NumRelations
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
-	c.ha = project(cfg, v, in.A, grow(c.ha, n*D))
-	c.hb = project(cfg, v, in.B, grow(c.hb, m*D))
+	if cfg.Ctx == CtxConv {
+		c.pa = project(cfg, v, in.A, grow(c.pa, n*D))
+		c.pb = project(cfg, v, in.B, grow(c.pb, m*D))
+		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)
+		c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n)
+		c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m)
+	} else {
+		c.ha = project(cfg, v, in.A, grow(c.ha, n*D))
+		c.hb = project(cfg, v, in.B, grow(c.hb, m*D))
+	}
 	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
 	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
 	c.ra, c.rb = grow(c.ra, n*K), grow(c.rb, m*K)
@@ -279,6 +320,30 @@ func project(cfg Config, v views, toks []Token, h []float64) []float64 {
 		}
 	}
 	return h
+}
+
+// convolve writes out = h + ReLU(conv(h)) for the n rows of h (zero
+// padding at both ends), keeping the ReLU outputs in c.
+func convolve(D int, v views, h, c, out []float64, n int) []float64 {
+	for t := range n {
+		ct := c[t*D : (t+1)*D]
+		for k := range D {
+			row := v.wc[k*3*D : (k+1)*3*D]
+			s := v.bc[k] + dot(row[D:2*D], h[t*D:(t+1)*D])
+			if t > 0 {
+				s += dot(row[:D], h[(t-1)*D:t*D])
+			}
+			if t+1 < n {
+				s += dot(row[2*D:], h[(t+1)*D:(t+2)*D])
+			}
+			ct[k] = math.Max(s, 0)
+		}
+		ot, ht := out[t*D:(t+1)*D], h[t*D:(t+1)*D]
+		for k := range D {
+			ot[k] = ht[k] + ct[k]
+		}
+	}
+	return out
 }
 
 func compare(D int, h, al, rel, u, out, w, b []float64, n int) {

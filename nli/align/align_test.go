@@ -37,9 +37,13 @@ func randInput(rng *rand.Rand, emb, n, m int) *Input {
 // for every parameter, with attention and without, for a single label and
 // for a set of labels.
 func TestGradient(t *testing.T) {
-	for _, noAttn := range []bool{false, true} {
+	for _, cfg := range []Config{
+		{Emb: 5, D: 4, H: 5},
+		{Emb: 5, D: 4, H: 5, NoAttn: true},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, NoAttn: true},
+	} {
 		rng := rand.New(rand.NewPCG(1, 2))
-		cfg := Config{Emb: 5, D: 4, H: 5, NoAttn: noAttn}
 		m := New(cfg, rng)
 		for i := range m.P {
 			m.P[i] += 0.1 * rng.NormFloat64()
@@ -66,7 +70,7 @@ func TestGradient(t *testing.T) {
 				num := (lp - lm) / (2 * h)
 				if d := math.Abs(num - grad[i]); d > 1e-5+1e-4*math.Abs(num) {
 					if bad < 5 {
-						t.Errorf("noAttn=%v target=%d param %d: backward %.8g, finite difference %.8g", noAttn, target, i, grad[i], num)
+						t.Errorf("%+v target=%d param %d: backward %.8g, finite difference %.8g", cfg, target, i, grad[i], num)
 					}
 					bad++
 				}

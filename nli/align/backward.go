@@ -96,14 +96,49 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		}
 	}
 
-	// Projection.
+	// Contextual encoder and projection.
+	if cfg.Ctx == CtxConv {
+		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
+		unconvolve(D, v, gv, c.pa, c.ca, dha, dpa, n)
+		unconvolve(D, v, gv, c.pb, c.cb, dhb, dpb, m)
+		unproject(cfg, gv, in.A, c.pa, dpa)
+		unproject(cfg, gv, in.B, c.pb, dpb)
+		return
+	}
 	unproject(cfg, gv, in.A, c.ha, dha)
 	unproject(cfg, gv, in.B, c.hb, dhb)
+}
+
+// unconvolve adds to dh the gradient through out = h + ReLU(conv(h))
+// given dout, and to gv the convolution's parameter gradients.
+func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
+	copy(dh, dout[:n*D])
+	for t := range n {
+		for k := range D {
+			g := dout[t*D+k]
+			if c[t*D+k] <= 0 || g == 0 {
+				continue
+			}
+			gv.bc[k] += g
+			row, grow := v.wc[k*3*D:(k+1)*3*D], gv.wc[k*3*D:(k+1)*3*D]
+			axpy(grow[D:2*D], g, h[t*D:(t+1)*D])
+			axpy(dh[t*D:(t+1)*D], g, row[D:2*D])
+			if t > 0 {
+				axpy(grow[:D], g, h[(t-1)*D:t*D])
+				axpy(dh[(t-1)*D:t*D], g, row[:D])
+			}
+			if t+1 < n {
+				axpy(grow[2*D:], g, h[(t+1)*D:(t+2)*D])
+				axpy(dh[(t+1)*D:(t+2)*D], g, row[2*D:])
+			}
+		}
+	}
 }
 
 // Scratch is reusable memory for Backward.
 type Scratch struct {
 	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
+	dpa, dpb                                                      []float64
 }
 
 func (ws *Scratch) vec(p *[]float64, n int) []float64 {

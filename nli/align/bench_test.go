@@ -30,3 +30,16 @@ func BenchmarkForwardBackward(b *testing.B) {
 		m.Backward(in, &c, dz, g, &ws)
 	}
 }
+
+// BenchmarkForwardShipped is the forward pass at the shipped shape
+// (widths 64 and 96, the convolutional context encoder) on a claim of 8
+// tokens against a passage of 18.
+func BenchmarkForwardShipped(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := New(Config{Emb: 100, D: 64, H: 96, Ctx: CtxConv}, rng)
+	in := randInput(rng, 100, 8, 18)
+	var c Cache
+	for b.Loop() {
+		m.Forward(in, &c)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/verity-fc/verity/nli"
@@ -21,9 +23,9 @@ type Config struct {
 	DataDir string
 	// Seed makes training deterministic; default 1.
 	Seed int64
-	// D and H are the network's widths; defaults 48 and 64.
+	// D and H are the network's widths; defaults 64 and 96.
 	D, H int
-	// Epochs over the training examples; default 5.
+	// Epochs over the training examples; default 4.
 	Epochs int
 	// LearningRate of Adam; default 0.002, decayed by LRDecay per epoch
 	// (default 0.8).
@@ -38,6 +40,40 @@ type Config struct {
 	// MaxTrain, when positive, trains on that many examples only (drawn
 	// with the seed), for a reduced budget.
 	MaxTrain int
+	// Context is the contextual encoder before alignment: "conv" (a
+	// width-3 convolution, the default) or "none".
+	Context string
+}
+
+// contextCode maps Config.Context to align.Config.Ctx.
+func contextCode(s string) (int, error) {
+	switch s {
+	case "", "conv":
+		return align.CtxConv, nil
+	case "none":
+		return align.CtxNone, nil
+	}
+	return 0, fmt.Errorf("unknown contextual encoder %q: want conv or none", s)
+}
+
+// Shards is the number of fixed parts each batch is split into; the parts
+// are computed in parallel and their gradients summed in order, so the
+// result does not depend on how many cores run them.
+const Shards = 2
+
+// sharded runs f on Shards contiguous parts of [0, n) in parallel and
+// returns when all are done.
+func sharded(n int, f func(shard, lo, hi int)) {
+	var wg sync.WaitGroup
+	for s := 1; s < Shards; s++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(s, s*n/Shards, (s+1)*n/Shards)
+		}()
+	}
+	f(0, 0, n/Shards)
+	wg.Wait()
 }
 
 func (c Config) withDefaults() Config {
@@ -45,13 +81,13 @@ func (c Config) withDefaults() Config {
 		c.Seed = 1
 	}
 	if c.D <= 0 {
-		c.D = 48
+		c.D = 64
 	}
 	if c.H <= 0 {
-		c.H = 64
+		c.H = 96
 	}
 	if c.Epochs <= 0 {
-		c.Epochs = 5
+		c.Epochs = 4
 	}
 	if c.LearningRate <= 0 {
 		c.LearningRate = 0.002
@@ -61,6 +97,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BatchSize <= 0 {
 		c.BatchSize = 32
+	}
+	if c.Context == "" {
+		c.Context = "conv"
 	}
 	return c
 }
@@ -74,26 +113,31 @@ type Encoded struct {
 
 // Encode computes the inputs of examples, applying the ablation.
 func Encode(ctx context.Context, exs []Example, ablate string, logf func(string, ...any)) ([]Encoded, error) {
-	enc := nli.NewEncoder()
 	weights := setWeights()
 	out := make([]Encoded, len(exs))
 	start := time.Now()
-	for i, e := range exs {
-		if i%20000 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	var done atomic.Int64
+	sharded(len(exs), func(shard, lo, hi int) {
+		enc := nli.NewEncoder()
+		for i := lo; i < hi; i++ {
+			if (i-lo)%5000 == 0 && ctx.Err() != nil {
+				return
 			}
-			if i > 0 {
-				logf("encoded %d/%d pairs (%.0f/s)", i, len(exs), float64(i)/time.Since(start).Seconds())
+			e := exs[i]
+			in := enc.Encode(e.Claim, e.Passage)
+			nli.Ablate(in, ablate)
+			w, ok := weights[e.Set]
+			if !ok {
+				w = 1
+			}
+			out[i] = Encoded{Example: e, In: in, Weight: w}
+			if d := done.Add(1); d%20000 == 0 {
+				logf("encoded %d/%d pairs (%.0f/s)", d, len(exs), float64(d)/time.Since(start).Seconds())
 			}
 		}
-		in := enc.Encode(e.Claim, e.Passage)
-		nli.Ablate(in, ablate)
-		w, ok := weights[e.Set]
-		if !ok {
-			w = 1
-		}
-		out[i] = Encoded{Example: e, In: in, Weight: w}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -133,10 +177,13 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		train = train[:cfg.MaxTrain]
 	}
 	logf("training on %d pairs, %d calibration pairs, %d epochs", len(train), len(calib), cfg.Epochs)
-	acfg := align.Config{Emb: 100, D: cfg.D, H: cfg.H, NoAttn: cfg.Ablate == "attention"}
+	acfg, err := cfg.net()
+	if err != nil {
+		return nil, err
+	}
 	model := align.New(acfg, rand.New(rand.NewPCG(uint64(cfg.Seed), 0x1417)))
-	key := fmt.Sprintf("seed=%d d=%d h=%d lr=%g decay=%g batch=%d ablate=%q max=%d train=%d calib=%d",
-		cfg.Seed, cfg.D, cfg.H, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, cfg.Ablate, cfg.MaxTrain, len(train), len(calib))
+	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d",
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -154,8 +201,17 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		}
 	}
 	grad := make([]float64, len(model.P))
-	var cache align.Cache
-	var ws align.Scratch
+	// One gradient, cache and scratch per shard.
+	type shardState struct {
+		grad         []float64
+		cache        align.Cache
+		ws           align.Scratch
+		loss, weight float64
+	}
+	shards := make([]shardState, Shards)
+	for s := range shards {
+		shards[s].grad = make([]float64, len(model.P))
+	}
 	for ep := ck.Epoch; ep < cfg.Epochs; ep++ {
 		order := make([]int, len(train))
 		for i := range order {
@@ -170,18 +226,30 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			clear(grad)
-			bw := 0.0
-			for _, idx := range order[b:min(b+cfg.BatchSize, len(order))] {
-				e := &train[idx]
-				z := model.Forward(e.In, &cache)
-				l, dz := align.Loss(z, e.Target)
-				for k := range dz {
-					dz[k] *= e.Weight
+			batch := order[b:min(b+cfg.BatchSize, len(order))]
+			sharded(len(batch), func(s, lo, hi int) {
+				st := &shards[s]
+				clear(st.grad)
+				st.loss, st.weight = 0, 0
+				for _, idx := range batch[lo:hi] {
+					e := &train[idx]
+					z := model.Forward(e.In, &st.cache)
+					l, dz := align.Loss(z, e.Target)
+					for k := range dz {
+						dz[k] *= e.Weight
+					}
+					model.Backward(e.In, &st.cache, dz, st.grad, &st.ws)
+					st.loss += l * e.Weight
+					st.weight += e.Weight
 				}
-				model.Backward(e.In, &cache, dz, grad, &ws)
-				lossSum += l * e.Weight
-				bw += e.Weight
+			})
+			copy(grad, shards[0].grad)
+			bw := shards[0].weight
+			lossSum += shards[0].loss
+			for s := 1; s < Shards; s++ {
+				axpy(grad, shards[s].grad)
+				bw += shards[s].weight
+				lossSum += shards[s].loss
 			}
 			wSum += bw
 			if bw > 0 {
@@ -195,7 +263,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 					float64(b)/el.Seconds(), (time.Duration(float64(el)/done) - el).Round(time.Second))
 			}
 		}
-		cl := calibLoss(model, calib, &cache)
+		cl := calibLoss(model, calib)
 		logf("epoch %d/%d done in %s: train loss %.4f, calibration loss %.4f", ep+1, cfg.Epochs, time.Since(start).Round(time.Second), lossSum/wSum, cl)
 		ck.Epoch = ep + 1
 		if cl < ck.BestLoss {
@@ -251,31 +319,62 @@ func adamStep(p, g, m, v []float64, step int, lr, scale float64) {
 	}
 }
 
-func calibLoss(model *align.Model, calib []Encoded, cache *align.Cache) float64 {
-	var s, w float64
-	for i := range calib {
-		l, _ := align.Loss(model.Forward(calib[i].In, cache), calib[i].Target)
-		s += l * calib[i].Weight
-		w += calib[i].Weight
+// axpy adds x to dst.
+func axpy(dst, x []float64) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += x[i]
 	}
-	return s / w
+}
+
+func calibLoss(model *align.Model, calib []Encoded) float64 {
+	var s, w [Shards]float64
+	sharded(len(calib), func(sh, lo, hi int) {
+		var cache align.Cache
+		for i := lo; i < hi; i++ {
+			l, _ := align.Loss(model.Forward(calib[i].In, &cache), calib[i].Target)
+			s[sh] += l * calib[i].Weight
+			w[sh] += calib[i].Weight
+		}
+	})
+	var st, wt float64
+	for i := range s {
+		st += s[i]
+		wt += w[i]
+	}
+	return st / wt
+}
+
+// net is the network's shape.
+func (c Config) net() (align.Config, error) {
+	ctx, err := contextCode(c.Context)
+	if err != nil {
+		return align.Config{}, err
+	}
+	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx}, nil
 }
 
 // Calibrate fits temperature and per-class bias on the calibration split
 // by minimising the loss (full-batch gradient descent, deterministic).
 func Calibrate(model *align.Model, data []Encoded) {
 	type row struct {
-		z [align.NumLabels]float64
-		t uint8
-		w float64
+		In *align.Input
+		z  [align.NumLabels]float64
+		t  uint8
+		w  float64
 	}
 	var rows []row
-	var cache align.Cache
 	for _, e := range data {
 		if e.Split == SplitCalib && e.Weight > 0 {
-			rows = append(rows, row{model.Forward(e.In, &cache), e.Target, e.Weight})
+			rows = append(rows, row{In: e.In, t: e.Target, w: e.Weight})
 		}
 	}
+	sharded(len(rows), func(_, lo, hi int) {
+		var cache align.Cache
+		for i := lo; i < hi; i++ {
+			rows[i].z = model.Forward(rows[i].In, &cache)
+		}
+	})
 	// Parameterise the temperature by its inverse.
 	inv, bias := 1.0, [align.NumLabels]float64{}
 	for it := 0; it < 2000; it++ {
@@ -342,12 +441,13 @@ func SortedSets[V any](m map[string]V) []string {
 func Info(cfg Config, nTrain int) map[string]string {
 	cfg = cfg.withDefaults()
 	return map[string]string{
-		"data":   "../shared/data (FEVER paper_dev, VitaminC, SNLI dev, SciFact train) and ../shared/data/train (see README)",
-		"seed":   strconv.FormatInt(cfg.Seed, 10),
-		"epochs": strconv.Itoa(cfg.Epochs),
-		"d":      strconv.Itoa(cfg.D),
-		"h":      strconv.Itoa(cfg.H),
-		"n":      strconv.Itoa(nTrain),
+		"data":    "../shared/data (FEVER paper_dev, VitaminC, SNLI dev, SciFact train) and ../shared/data/train (see README)",
+		"seed":    strconv.FormatInt(cfg.Seed, 10),
+		"epochs":  strconv.Itoa(cfg.Epochs),
+		"d":       strconv.Itoa(cfg.D),
+		"h":       strconv.Itoa(cfg.H),
+		"context": cfg.Context,
+		"n":       strconv.Itoa(nTrain),
 	}
 }
 
@@ -364,7 +464,11 @@ func LoadCheckpoint(path string, cfg Config) (*align.Model, int, error) {
 	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
 		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
 	}
-	m := &align.Model{Cfg: align.Config{Emb: 100, D: cfg.D, H: cfg.H, NoAttn: cfg.Ablate == "attention"}, P: ck.P, Temperature: 1}
+	acfg, err := cfg.net()
+	if err != nil {
+		return nil, 0, err
+	}
+	m := &align.Model{Cfg: acfg, P: ck.P, Temperature: 1}
 	if err := m.Validate(); err != nil {
 		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
 	}

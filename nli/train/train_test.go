@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/verity-fc/verity/nli"
@@ -75,6 +76,13 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 	_, m3 := trainToy(t, ck)
 	if !bytes.Equal(saved(t, m1), saved(t, m3)) {
 		t.Error("a training resumed from its checkpoint wrote another model than one run through")
+	}
+	// The shards are computed in parallel; one core must give the same bytes.
+	procs := runtime.GOMAXPROCS(1)
+	_, m4 := trainToy(t, cfg)
+	runtime.GOMAXPROCS(procs)
+	if !bytes.Equal(saved(t, m1), saved(t, m4)) {
+		t.Error("a training on one core wrote another model than one on several")
 	}
 	right := 0
 	for _, e := range data {
