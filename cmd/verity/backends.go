@@ -85,10 +85,9 @@ func (a *app) openPassages(ctx context.Context) error {
 		return fmt.Errorf("open passage store: %w", err)
 	}
 	a.closers = append(a.closers, client.Close)
-	q := retrieval.NewQdrant(client, retrieval.QdrantConfig{
-		Collection: a.cfg.Qdrant.Collection, Timeout: a.cfg.Qdrant.Timeout, Logger: a.log,
-		Shards: uint32(a.cfg.Qdrant.Shards), Replicas: uint32(a.cfg.Qdrant.Replicas),
-	})
+	qcfg := a.cfg.qdrantConfig()
+	qcfg.Logger = a.log
+	q := retrieval.NewQdrant(client, qcfg)
 	a.store = q
 	a.probes = append(a.probes, server.Probe{Name: "qdrant", Ping: q.Ping})
 	return nil

@@ -204,8 +204,8 @@ func defaultConfig() Config {
 	rd := retention.DefaultConfig()
 	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
 	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
-	c.Qdrant.Collection = "verity_passages"
-	c.Qdrant.Timeout = 10 * time.Second
+	qd := retrieval.DefaultQdrantConfig()
+	c.Qdrant.Collection, c.Qdrant.Timeout, c.Qdrant.Shards, c.Qdrant.Replicas = qd.Collection, qd.Timeout, qd.Shards, qd.Replicas
 	hd := llm.DefaultHTTPConfig()
 	c.Ollama.Timeout, c.Ollama.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
 	c.OpenAI.Timeout, c.OpenAI.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
@@ -338,10 +338,6 @@ func (c Config) validate() error {
 		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
-	case c.Qdrant.Timeout <= 0:
-		return fmt.Errorf("qdrant.timeout must be positive")
-	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
-		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
 	case c.Jobs.InServe && c.Database.URL == "":
@@ -355,7 +351,7 @@ func (c Config) validate() error {
 	}
 	for _, validate := range []func() error{
 		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
-		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate,
+		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate, c.qdrantConfig().Validate,
 		ingest.Config{Workers: c.Ingest.Workers}.Validate,
 	} {
 		if err := validate(); err != nil {
@@ -377,6 +373,14 @@ func (c Config) fetchConfig() ingest.FetchConfig {
 		AllowPrivate: f.AllowPrivate, MaxBytes: f.MaxBytes, Timeout: f.Timeout, UserAgent: f.UserAgent,
 		IgnoreRobots: !f.RespectRobots, MaxConcurrent: f.MaxConcurrent, MaxBytesInFlight: f.MaxBytesInFlight,
 	}
+}
+
+// qdrantConfig is the Qdrant passage store's configuration, without its
+// logger.
+func (c Config) qdrantConfig() retrieval.QdrantConfig {
+	q := retrieval.DefaultQdrantConfig()
+	q.Collection, q.Timeout, q.Shards, q.Replicas = c.Qdrant.Collection, c.Qdrant.Timeout, c.Qdrant.Shards, c.Qdrant.Replicas
+	return q
 }
 
 // riverConfig is the PostgreSQL queue's configuration; the local runner
