@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/agents/factcheck"
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
@@ -343,15 +344,26 @@ func (c Config) validate() error {
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
+	if c.Database.URL != "" {
+		if err := c.postgresConfig().Validate(); err != nil {
+			return err
+		}
+	}
 	if err := c.ollamaHTTP().Validate(); err != nil {
 		return fmt.Errorf("ollama.timeout, ollama.connect_timeout: %w", err)
+	}
+	if err := c.ollamaLimits().Validate(); err != nil {
+		return fmt.Errorf("ollama: %w", err)
 	}
 	if err := c.openAIHTTP().Validate(); err != nil {
 		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
 	}
+	if err := c.openAILimits().Validate(); err != nil {
+		return fmt.Errorf("openai: %w", err)
+	}
 	for _, validate := range []func() error{
 		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
-		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate, c.qdrantConfig().Validate,
+		c.riverConfig().Validate, c.localJobsConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate, c.qdrantConfig().Validate,
 		ingest.Config{Workers: c.Ingest.Workers}.Validate,
 	} {
 		if err := validate(); err != nil {
@@ -375,6 +387,13 @@ func (c Config) fetchConfig() ingest.FetchConfig {
 	}
 }
 
+// postgresConfig is the PostgreSQL corpus's configuration.
+func (c Config) postgresConfig() corpus.PostgresConfig {
+	p := corpus.DefaultPostgresConfig()
+	p.Schema = c.Database.Schema
+	return p
+}
+
 // qdrantConfig is the Qdrant passage store's configuration, without its
 // logger.
 func (c Config) qdrantConfig() retrieval.QdrantConfig {
@@ -387,6 +406,13 @@ func (c Config) qdrantConfig() retrieval.QdrantConfig {
 // takes its Workers.
 func (c Config) riverConfig() jobs.RiverConfig {
 	return jobs.RiverConfig{Workers: c.Jobs.Workers, MaxAttempts: c.Jobs.MaxAttempts, JobTimeout: c.Jobs.Timeout}
+}
+
+// localJobsConfig is the in-process runner's configuration.
+func (c Config) localJobsConfig() jobs.Config {
+	j := jobs.DefaultConfig()
+	j.Workers = c.Jobs.Workers
+	return j
 }
 
 // retentionConfig is the retention pass's configuration, without its
@@ -478,4 +504,18 @@ func (c Config) ollamaHTTP() llm.HTTPConfig {
 
 func (c Config) openAIHTTP() llm.HTTPConfig {
 	return llm.HTTPConfig{Timeout: c.OpenAI.Timeout, ConnectTimeout: c.OpenAI.ConnectTimeout}
+}
+
+// ollamaLimits and openAILimits are the model clients' limits: the
+// defaults, with each call bounded by the backend's timeout.
+func (c Config) ollamaLimits() llm.Limits {
+	l := llm.DefaultLimits()
+	l.Timeout = c.Ollama.Timeout
+	return l
+}
+
+func (c Config) openAILimits() llm.Limits {
+	l := llm.DefaultLimits()
+	l.Timeout = c.OpenAI.Timeout
+	return l
 }
