@@ -203,7 +203,7 @@ func defaultConfig() Config {
 	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = fd.MaxConcurrent, fd.MaxBytesInFlight
 	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
 	rd := retention.DefaultConfig()
-	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, rd.Interval
 	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
 	qd := retrieval.DefaultQdrantConfig()
 	c.Qdrant.Collection, c.Qdrant.Timeout, c.Qdrant.Shards, c.Qdrant.Replicas = qd.Collection, qd.Timeout, qd.Shards, qd.Replicas
@@ -335,8 +335,6 @@ func (c Config) validate() error {
 		return fmt.Errorf("data: must name a directory")
 	case c.Fetch.MaxExtractBytes < 1:
 		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
-	case c.Retention.Interval < 0:
-		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
@@ -370,10 +368,8 @@ func (c Config) validate() error {
 			return err
 		}
 	}
-	for d, r := range c.Ingest.Reliability {
-		if r < 0 || r > 1 {
-			return fmt.Errorf("ingest.reliability.%s must be in [0,1], got %g", d, r)
-		}
+	if _, err := ingest.NewReliabilityTable(c.Ingest.Reliability); err != nil {
+		return err
 	}
 	return nil
 }
@@ -419,7 +415,7 @@ func (c Config) localJobsConfig() jobs.Config {
 // upload directory.
 func (c Config) retentionConfig() retention.Config {
 	r := c.Retention
-	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs}
+	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs, Interval: r.Interval}
 }
 
 // factcheckConfig is the pipeline's configuration: the factcheck section
