@@ -333,8 +333,6 @@ func (c Config) validate() error {
 	switch {
 	case c.Data == "":
 		return fmt.Errorf("data: must name a directory")
-	case c.Fetch.MaxExtractBytes < 1:
-		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
@@ -367,6 +365,9 @@ func (c Config) validate() error {
 		if err := validate(); err != nil {
 			return err
 		}
+	}
+	if err := ingest.ValidateExtractionBudget(c.Fetch.MaxExtractBytes); err != nil {
+		return err
 	}
 	if _, err := ingest.NewReliabilityTable(c.Ingest.Reliability); err != nil {
 		return err
