@@ -159,7 +159,7 @@ func (a *app) openModels() error {
 	if cfg.Ollama.Host != "" {
 		o, err := llm.NewOllama(cfg.Ollama.Host, llm.NewHTTPClient(cfg.ollamaHTTP()), llm.OllamaConfig{
 			ChatModel: chatModel(backendOllama), EmbedModel: embedModel(backendOllama),
-			Limits: cfg.ollamaLimits(),
+			Limits: modelLimits(cfg.Ollama.Timeout),
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("ollama.host: %w", err)
@@ -170,7 +170,7 @@ func (a *app) openModels() error {
 	if cfg.OpenAI.BaseURL != "" {
 		o, err := llm.NewOpenAI(cfg.OpenAI.BaseURL, llm.NewHTTPClient(cfg.openAIHTTP()), llm.OpenAIConfig{
 			APIKey: cfg.OpenAI.APIKey, ChatModel: chatModel(backendOpenAI), EmbedModel: embedModel(backendOpenAI),
-			Limits: cfg.openAILimits(),
+			Limits: modelLimits(cfg.OpenAI.Timeout),
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("openai.base_url: %w", err)

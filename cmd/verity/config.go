@@ -348,13 +348,13 @@ func (c Config) validate() error {
 	if err := c.ollamaHTTP().Validate(); err != nil {
 		return fmt.Errorf("ollama.timeout, ollama.connect_timeout: %w", err)
 	}
-	if err := c.ollamaLimits().Validate(); err != nil {
+	if err := modelLimits(c.Ollama.Timeout).Validate(); err != nil {
 		return fmt.Errorf("ollama: %w", err)
 	}
 	if err := c.openAIHTTP().Validate(); err != nil {
 		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
 	}
-	if err := c.openAILimits().Validate(); err != nil {
+	if err := modelLimits(c.OpenAI.Timeout).Validate(); err != nil {
 		return fmt.Errorf("openai: %w", err)
 	}
 	for _, validate := range []func() error{
@@ -503,16 +503,10 @@ func (c Config) openAIHTTP() llm.HTTPConfig {
 	return llm.HTTPConfig{Timeout: c.OpenAI.Timeout, ConnectTimeout: c.OpenAI.ConnectTimeout}
 }
 
-// ollamaLimits and openAILimits are the model clients' limits: the
-// defaults, with each call bounded by the backend's timeout.
-func (c Config) ollamaLimits() llm.Limits {
+// modelLimits are a model client's limits: the defaults, with each call
+// bounded by the backend's timeout (ollama.timeout, openai.timeout).
+func modelLimits(timeout time.Duration) llm.Limits {
 	l := llm.DefaultLimits()
-	l.Timeout = c.Ollama.Timeout
-	return l
-}
-
-func (c Config) openAILimits() llm.Limits {
-	l := llm.DefaultLimits()
-	l.Timeout = c.OpenAI.Timeout
+	l.Timeout = timeout
 	return l
 }
