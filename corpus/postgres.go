@@ -51,6 +51,37 @@ type PostgresConfig struct {
 	ConnectTimeout time.Duration
 }
 
+// DefaultPostgresConfig returns the defaults the zero PostgresConfig
+// stands for.
+func DefaultPostgresConfig() PostgresConfig { return PostgresConfig{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as
+// verity's configuration does (database.schema). It checks the values as
+// given: start from DefaultPostgresConfig.
+func (c PostgresConfig) Validate() error {
+	switch {
+	case c.Schema != "" && !schemaName.MatchString(c.Schema):
+		return fmt.Errorf("database.schema %q is not a lower-case identifier (a-z, 0-9, _; at most 63)", c.Schema)
+	case c.MaxConns < 0:
+		return fmt.Errorf("corpus: postgres MaxConns must not be negative, got %d", c.MaxConns)
+	case c.Timeout <= 0:
+		return fmt.Errorf("corpus: postgres Timeout must be positive, got %v", c.Timeout)
+	case c.ConnectTimeout <= 0:
+		return fmt.Errorf("corpus: postgres ConnectTimeout must be positive, got %v", c.ConnectTimeout)
+	}
+	return nil
+}
+
+func (c PostgresConfig) withDefaults() PostgresConfig {
+	if c.Timeout <= 0 {
+		c.Timeout = 15 * time.Second
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = 5 * time.Second
+	}
+	return c
+}
+
 // Postgres is the Store of the scale-out deployment, on PostgreSQL through
 // a pgx connection pool. Several verity processes share one database: the
 // migrations run under an advisory lock, and every write is one statement
@@ -80,14 +111,9 @@ var migrationLock = func() int64 {
 // or any form pgx accepts) and migrates it to this binary's schema,
 // recording versions in the table schema_migrations.
 func OpenPostgres(ctx context.Context, url string, cfg PostgresConfig) (*Postgres, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 15 * time.Second
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 5 * time.Second
-	}
-	if cfg.Schema != "" && !schemaName.MatchString(cfg.Schema) {
-		return nil, fmt.Errorf("open corpus: postgres schema %q is not a lower-case identifier", cfg.Schema)
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("open corpus: %w", err)
 	}
 	pc, err := pgxpool.ParseConfig(url)
 	if err != nil {

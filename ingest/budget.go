@@ -110,6 +110,16 @@ func newExtractionBudget(n int64) *extractionBudget {
 	return &extractionBudget{sem: semaphore.NewWeighted(n), limit: n}
 }
 
+// ValidateExtractionBudget reports an extraction budget that cannot work,
+// naming it as verity's configuration does (fetch.max_extract_bytes). It
+// checks the value as given: start from DefaultExtractionBudget.
+func ValidateExtractionBudget(n int64) error {
+	if n < 1 {
+		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", n)
+	}
+	return nil
+}
+
 // SetExtractionBudget sets how many input bytes Extract calls work on at
 // once in this process (default 32 MiB); a document larger than the
 // budget takes all of it. n <= 0 restores the default. Call it at start,

@@ -211,3 +211,17 @@ func TestExtractionBudget(t *testing.T) {
 		t.Errorf("%d bytes still counted", n)
 	}
 }
+
+func TestValidateExtractionBudget(t *testing.T) {
+	if err := ValidateExtractionBudget(DefaultExtractionBudget); err != nil {
+		t.Errorf("the default budget: %v", err)
+	}
+	if err := ValidateExtractionBudget(1); err != nil {
+		t.Errorf("a one-byte budget: %v", err)
+	}
+	for _, n := range []int64{0, -1} {
+		if err := ValidateExtractionBudget(n); err == nil || !strings.Contains(err.Error(), "fetch.max_extract_bytes") {
+			t.Errorf("ValidateExtractionBudget(%d) = %v, want an error naming fetch.max_extract_bytes", n, err)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func NewReliabilityTable(overrides map[string]float64) (*ReliabilityTable, error
 	t := &ReliabilityTable{scores: maps.Clone(builtinReliability)}
 	for k, v := range overrides {
 		if math.IsNaN(v) || v < 0 || v > 1 {
-			return nil, fmt.Errorf("reliability of %q is %g, want a value in [0,1]", k, v)
+			return nil, fmt.Errorf("ingest.reliability.%s must be in [0,1], got %g", k, v)
 		}
 		if strings.TrimSpace(k) == "*" {
 			t.def, t.hasDef = v, true
@@ -59,7 +59,7 @@ func NewReliabilityTable(overrides map[string]float64) (*ReliabilityTable, error
 		}
 		key := normalizeDomain(k)
 		if key == "" {
-			return nil, fmt.Errorf("reliability key %q names no domain", k)
+			return nil, fmt.Errorf("ingest.reliability: key %q names no domain", k)
 		}
 		t.scores[key] = v
 	}

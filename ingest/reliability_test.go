@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -72,8 +73,13 @@ func TestReliabilityTableErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := NewReliabilityTable(tt.overrides); err == nil {
-				t.Errorf("NewReliabilityTable(%v) succeeded, want an error", tt.overrides)
+			_, err := NewReliabilityTable(tt.overrides)
+			if err == nil {
+				t.Fatalf("NewReliabilityTable(%v) succeeded, want an error", tt.overrides)
+			}
+			// The error names the key as verity's configuration spells it.
+			if !strings.Contains(err.Error(), "ingest.reliability") {
+				t.Errorf("NewReliabilityTable(%v) = %v, want it to name ingest.reliability", tt.overrides, err)
 			}
 		})
 	}

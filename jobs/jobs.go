@@ -77,6 +77,29 @@ type Config struct {
 	ProgressEvery time.Duration
 }
 
+// MaxWorkers bounds Config.Workers and RiverConfig.Workers (jobs.workers).
+const MaxWorkers = 64
+
+// DefaultConfig returns the defaults the zero Config stands for.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as
+// verity's configuration does (jobs.workers). It checks the values as
+// given: start from DefaultConfig.
+func (c Config) Validate() error {
+	switch {
+	case c.Workers < 1 || c.Workers > MaxWorkers:
+		return fmt.Errorf("jobs.workers must be between 1 and %d, got %d", MaxWorkers, c.Workers)
+	case c.MaxSources < 1:
+		return fmt.Errorf("jobs: MaxSources must be positive, got %d", c.MaxSources)
+	case c.QueueSize < 1:
+		return fmt.Errorf("jobs: QueueSize must be positive, got %d", c.QueueSize)
+	case c.ProgressEvery <= 0:
+		return fmt.Errorf("jobs: ProgressEvery must be positive, got %v", c.ProgressEvery)
+	}
+	return nil
+}
+
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
 		c.Workers = 1

@@ -64,8 +64,8 @@ func DefaultRiverConfig() RiverConfig { return RiverConfig{}.withDefaults() }
 // given: start from DefaultRiverConfig.
 func (c RiverConfig) Validate() error {
 	switch {
-	case c.Workers < 1 || c.Workers > 64:
-		return fmt.Errorf("jobs.workers must be between 1 and 64, got %d", c.Workers)
+	case c.Workers < 1 || c.Workers > MaxWorkers:
+		return fmt.Errorf("jobs.workers must be between 1 and %d, got %d", MaxWorkers, c.Workers)
 	case c.MaxAttempts < 1 || c.MaxAttempts > 100:
 		return fmt.Errorf("jobs.max_attempts must be between 1 and 100, got %d", c.MaxAttempts)
 	case c.JobTimeout <= 0:

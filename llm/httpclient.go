@@ -22,7 +22,7 @@ type HTTPConfig struct {
 
 // DefaultHTTPConfig returns the default bounds.
 func DefaultHTTPConfig() HTTPConfig {
-	return HTTPConfig{Timeout: 2 * time.Minute, ConnectTimeout: 10 * time.Second}
+	return HTTPConfig{Timeout: defaultTimeout, ConnectTimeout: 10 * time.Second}
 }
 
 // Validate reports a bound that is not positive, or a connect bound longer

@@ -32,9 +32,37 @@ type Limits struct {
 	TopLogprobs int
 }
 
+// defaultTimeout bounds one call to a backend: the time a local model may
+// take for a long reply. It is the default of Limits.Timeout and of
+// HTTPConfig.Timeout.
+const defaultTimeout = 2 * time.Minute
+
+// DefaultLimits returns the defaults the zero Limits stands for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
+// Validate reports the first limit that cannot work. It checks the values
+// as given: start from DefaultLimits. Of these, only Timeout is a setting
+// of verity's configuration (ollama.timeout, openai.timeout), which the
+// caller names.
+func (l Limits) Validate() error {
+	switch {
+	case l.Timeout <= 0:
+		return fmt.Errorf("timeout must be positive, got %v", l.Timeout)
+	case l.Backoff <= 0:
+		return fmt.Errorf("llm: Limits.Backoff must be positive, got %v", l.Backoff)
+	case l.MaxReplyBytes < 1:
+		return fmt.Errorf("llm: Limits.MaxReplyBytes must be positive, got %d", l.MaxReplyBytes)
+	case l.EmbedBatch < 1:
+		return fmt.Errorf("llm: Limits.EmbedBatch must be positive, got %d", l.EmbedBatch)
+	case l.TopLogprobs < 1 || l.TopLogprobs > 20:
+		return fmt.Errorf("llm: Limits.TopLogprobs must be between 1 and 20, got %d", l.TopLogprobs)
+	}
+	return nil
+}
+
 func (l Limits) withDefaults() Limits {
 	if l.Timeout <= 0 {
-		l.Timeout = 2 * time.Minute
+		l.Timeout = defaultTimeout
 	}
 	if l.Retries == 0 {
 		l.Retries = 2

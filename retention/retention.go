@@ -39,6 +39,9 @@ type Config struct {
 	// MaxJobs bounds the finished job records kept, newest first; 0 keeps
 	// them all.
 	MaxJobs int
+	// Interval is how often `verity serve` collects (Every's interval); 0
+	// only at start and with `verity gc`.
+	Interval time.Duration
 	// UploadDir holds one directory per upload request; "" means none.
 	UploadDir string
 	// Grace is the least age of an upload directory no job uses before it
@@ -51,14 +54,17 @@ type Config struct {
 
 // DefaultConfig returns what verity keeps by default: fact-check stages
 // and finished job records for 30 days, at most 10,000 finished job
-// records, uploads until their job ends.
-func DefaultConfig() Config { return Config{Days: 30, MaxJobs: 10000} }
+// records, uploads until their job ends; a pass every hour.
+func DefaultConfig() Config { return Config{Days: 30, MaxJobs: 10000, Interval: time.Hour} }
 
 // Validate reports a negative bound, naming it as verity's configuration
 // does (retention.days).
 func (c Config) Validate() error {
 	if c.Days < 0 || c.UploadDays < 0 || c.MaxJobs < 0 {
 		return fmt.Errorf("retention.days, retention.upload_days and retention.max_jobs must not be negative")
+	}
+	if c.Interval < 0 {
+		return fmt.Errorf("retention.interval must not be negative, got %v", c.Interval)
 	}
 	return nil
 }

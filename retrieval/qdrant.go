@@ -77,12 +77,58 @@ type QdrantConfig struct {
 	// for length normalisation; default 80. It is fixed rather than
 	// measured so that every writer computes the same weights.
 	AvgPassageWords float64
-	// Shards and Replicas are the collection's shard_number and
-	// replication_factor when the store creates it; 0 keeps Qdrant's
-	// default of 1. They matter on a Qdrant cluster.
-	Shards, Replicas uint32
+	// Shards and Replicas are the collection's shard_number (0 to 1,000)
+	// and replication_factor (0 to 100) when the store creates it; 0 keeps
+	// Qdrant's default of 1. They matter on a Qdrant cluster.
+	Shards, Replicas int
 	// Logger receives collection events; nil discards them.
 	Logger *slog.Logger
+}
+
+// Bounds of QdrantConfig.Shards and Replicas.
+const (
+	maxQdrantShards   = 1000
+	maxQdrantReplicas = 100
+)
+
+// DefaultQdrantConfig returns the defaults the zero QdrantConfig stands
+// for.
+func DefaultQdrantConfig() QdrantConfig { return QdrantConfig{}.withDefaults() }
+
+// Validate reports the first setting that cannot work, naming it as
+// verity's configuration does (qdrant.timeout). It checks the values as
+// given: start from DefaultQdrantConfig. An empty Collection takes the
+// default.
+func (c QdrantConfig) Validate() error {
+	switch {
+	case c.Timeout <= 0:
+		return fmt.Errorf("qdrant.timeout must be positive, got %v", c.Timeout)
+	case c.Shards < 0 || c.Shards > maxQdrantShards:
+		return fmt.Errorf("qdrant.shards must be in [0,%d], got %d", maxQdrantShards, c.Shards)
+	case c.Replicas < 0 || c.Replicas > maxQdrantReplicas:
+		return fmt.Errorf("qdrant.replicas must be in [0,%d], got %d", maxQdrantReplicas, c.Replicas)
+	case c.CandidateFactor < 1:
+		return fmt.Errorf("retrieval: Qdrant candidate factor must be positive, got %d", c.CandidateFactor)
+	case c.AvgPassageWords <= 0:
+		return fmt.Errorf("retrieval: Qdrant average passage words must be positive, got %g", c.AvgPassageWords)
+	}
+	return nil
+}
+
+func (c QdrantConfig) withDefaults() QdrantConfig {
+	if c.Collection == "" {
+		c.Collection = "verity_passages"
+	}
+	if c.CandidateFactor <= 0 {
+		c.CandidateFactor = 3
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 10 * time.Second
+	}
+	if c.AvgPassageWords <= 0 {
+		c.AvgPassageWords = 80
+	}
+	return c
 }
 
 // Qdrant is the passage store of the scale-out deployment: one Qdrant
@@ -109,18 +155,7 @@ var _ Store = (*Qdrant)(nil)
 // NewQdrant returns a store over client. It does no I/O: a Qdrant that is
 // down at start does not stop the process, and Ping reports it.
 func NewQdrant(client *qdrant.Client, cfg QdrantConfig) *Qdrant {
-	if cfg.Collection == "" {
-		cfg.Collection = "verity_passages"
-	}
-	if cfg.CandidateFactor <= 0 {
-		cfg.CandidateFactor = 3
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Second
-	}
-	if cfg.AvgPassageWords <= 0 {
-		cfg.AvgPassageWords = 80
-	}
+	cfg = cfg.withDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -316,11 +351,12 @@ func (q *Qdrant) ensureCollection(ctx context.Context, dim int) (int, error) {
 			QdrantSparse: {Modifier: qdrant.Modifier_Idf.Enum()},
 		}),
 	}
+	// Validate bounds both far below MaxUint32.
 	if q.cfg.Shards > 0 {
-		req.ShardNumber = qdrant.PtrOf(q.cfg.Shards)
+		req.ShardNumber = qdrant.PtrOf(uint32(min(q.cfg.Shards, maxQdrantShards)))
 	}
 	if q.cfg.Replicas > 0 {
-		req.ReplicationFactor = qdrant.PtrOf(q.cfg.Replicas)
+		req.ReplicationFactor = qdrant.PtrOf(uint32(min(q.cfg.Replicas, maxQdrantReplicas)))
 	}
 	err := q.call(ctx, "create collection", func(ctx context.Context) error {
 		return q.client.CreateCollection(ctx, req)

@@ -91,7 +91,7 @@ func openApp(ctx context.Context, cfg Config, log *slog.Logger) (_ *app, err err
 	a.fetcher = ingest.NewFetcher(fc, log)
 	rel, err := ingest.NewReliabilityTable(cfg.Ingest.Reliability)
 	if err != nil {
-		return nil, fmt.Errorf("ingest.reliability: %w", err)
+		return nil, err // named the key
 	}
 	a.ingester = ingest.New(a.fetcher, a.corpus, a.store, a.embedder, ingest.Config{Workers: cfg.Ingest.Workers, Reliability: rel}, log)
 	a.factcheck = factcheck.New(factcheck.Deps{Chat: a.chat, Verifier: a.metrics.Verifier(a.verify), Stages: a.corpus, Logger: log}, cfg.factcheckConfig())

@@ -51,7 +51,7 @@ func (a *app) openCorpus(ctx context.Context) error {
 		}})
 		return nil
 	}
-	pg, err := corpus.OpenPostgres(ctx, a.cfg.Database.URL, corpus.PostgresConfig{Schema: a.cfg.Database.Schema})
+	pg, err := corpus.OpenPostgres(ctx, a.cfg.Database.URL, a.cfg.postgresConfig())
 	if err != nil {
 		return fmt.Errorf("open corpus on postgres %s: %w", maskURL(a.cfg.Database.URL), err)
 	}
@@ -85,10 +85,9 @@ func (a *app) openPassages(ctx context.Context) error {
 		return fmt.Errorf("open passage store: %w", err)
 	}
 	a.closers = append(a.closers, client.Close)
-	q := retrieval.NewQdrant(client, retrieval.QdrantConfig{
-		Collection: a.cfg.Qdrant.Collection, Timeout: a.cfg.Qdrant.Timeout, Logger: a.log,
-		Shards: uint32(a.cfg.Qdrant.Shards), Replicas: uint32(a.cfg.Qdrant.Replicas),
-	})
+	qcfg := a.cfg.qdrantConfig()
+	qcfg.Logger = a.log
+	q := retrieval.NewQdrant(client, qcfg)
 	a.store = q
 	a.probes = append(a.probes, server.Probe{Name: "qdrant", Ping: q.Ping})
 	return nil
@@ -160,7 +159,7 @@ func (a *app) openModels() error {
 	if cfg.Ollama.Host != "" {
 		o, err := llm.NewOllama(cfg.Ollama.Host, llm.NewHTTPClient(cfg.ollamaHTTP()), llm.OllamaConfig{
 			ChatModel: chatModel(backendOllama), EmbedModel: embedModel(backendOllama),
-			Limits: llm.Limits{Timeout: cfg.Ollama.Timeout},
+			Limits: modelLimits(cfg.Ollama.Timeout),
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("ollama.host: %w", err)
@@ -171,7 +170,7 @@ func (a *app) openModels() error {
 	if cfg.OpenAI.BaseURL != "" {
 		o, err := llm.NewOpenAI(cfg.OpenAI.BaseURL, llm.NewHTTPClient(cfg.openAIHTTP()), llm.OpenAIConfig{
 			APIKey: cfg.OpenAI.APIKey, ChatModel: chatModel(backendOpenAI), EmbedModel: embedModel(backendOpenAI),
-			Limits: llm.Limits{Timeout: cfg.OpenAI.Timeout},
+			Limits: modelLimits(cfg.OpenAI.Timeout),
 		}, a.log)
 		if err != nil {
 			return fmt.Errorf("openai.base_url: %w", err)
@@ -238,7 +237,7 @@ func (a *app) newRunner(ctx context.Context, work bool) (jobRunner, error) {
 		ingestWork = retention.DropUploads(ingestWork, uploadDir(a.cfg), a.log)
 	}
 	if a.pg == nil {
-		return jobs.NewLocal(a.corpus, ingestWork, jobs.Config{Workers: a.cfg.Jobs.Workers}, a.log), nil
+		return jobs.NewLocal(a.corpus, ingestWork, a.cfg.localJobsConfig(), a.log), nil
 	}
 	var w jobs.Work
 	if work {

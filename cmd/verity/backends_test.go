@@ -76,6 +76,8 @@ func TestScaleOutConfigErrors(t *testing.T) {
 		{[]string{"VERITY_JOBS_MAX_ATTEMPTS=0"}, "jobs.max_attempts"},
 		{[]string{"VERITY_MODELS_CHECKERS=a,b,c,d,e"}, "models.checkers"},
 		{[]string{"VERITY_QDRANT_TIMEOUT=0s"}, "qdrant.timeout"},
+		{[]string{"VERITY_QDRANT_REPLICAS=-1"}, "qdrant.replicas"},
+		{[]string{"VERITY_DATABASE_URL=postgres://u:hunter2@db/x", "VERITY_DATABASE_SCHEMA=Bad-Name"}, "database.schema"},
 		{[]string{"VERITY_OLLAMA_TIMEOUT=0s"}, "ollama.timeout"},
 		{[]string{"VERITY_OPENAI_TIMEOUT=1s", "VERITY_OPENAI_CONNECT_TIMEOUT=5s"}, "openai.timeout, openai.connect_timeout"},
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/verity-fc/verity/agents/factcheck"
+	"github.com/verity-fc/verity/corpus"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/jobs"
 	"github.com/verity-fc/verity/llm"
@@ -202,10 +203,10 @@ func defaultConfig() Config {
 	c.Fetch.MaxConcurrent, c.Fetch.MaxBytesInFlight = fd.MaxConcurrent, fd.MaxBytesInFlight
 	c.Fetch.MaxExtractBytes = ingest.DefaultExtractionBudget
 	rd := retention.DefaultConfig()
-	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, time.Hour
+	c.Retention.Days, c.Retention.UploadDays, c.Retention.MaxJobs, c.Retention.Interval = rd.Days, rd.UploadDays, rd.MaxJobs, rd.Interval
 	c.Ingest.Workers, c.Ingest.ProgressInterval = ingest.DefaultConfig().Workers, 5*time.Second
-	c.Qdrant.Collection = "verity_passages"
-	c.Qdrant.Timeout = 10 * time.Second
+	qd := retrieval.DefaultQdrantConfig()
+	c.Qdrant.Collection, c.Qdrant.Timeout, c.Qdrant.Shards, c.Qdrant.Replicas = qd.Collection, qd.Timeout, qd.Shards, qd.Replicas
 	hd := llm.DefaultHTTPConfig()
 	c.Ollama.Timeout, c.Ollama.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
 	c.OpenAI.Timeout, c.OpenAI.ConnectTimeout = hd.Timeout, hd.ConnectTimeout
@@ -332,40 +333,44 @@ func (c Config) validate() error {
 	switch {
 	case c.Data == "":
 		return fmt.Errorf("data: must name a directory")
-	case c.Fetch.MaxExtractBytes < 1:
-		return fmt.Errorf("fetch.max_extract_bytes must be positive, got %d", c.Fetch.MaxExtractBytes)
-	case c.Retention.Interval < 0:
-		return fmt.Errorf("retention.interval must not be negative, got %v", c.Retention.Interval)
 	case c.Ingest.ProgressInterval < 0:
 		return fmt.Errorf("ingest.progress_interval must not be negative, got %v", c.Ingest.ProgressInterval)
-	case c.Qdrant.Timeout <= 0:
-		return fmt.Errorf("qdrant.timeout must be positive")
-	case c.Qdrant.Shards < 0 || c.Qdrant.Shards > 1000 || c.Qdrant.Replicas < 0 || c.Qdrant.Replicas > 100:
-		return fmt.Errorf("qdrant.shards must be in [0,1000] and qdrant.replicas in [0,100]")
 	case c.Database.URL != "" && !strings.HasPrefix(c.Database.URL, "postgres://") && !strings.HasPrefix(c.Database.URL, "postgresql://"):
 		return fmt.Errorf("database.url must be a postgres:// URL, got %s", maskURL(c.Database.URL))
 	case c.Jobs.InServe && c.Database.URL == "":
 		return fmt.Errorf("jobs.in_serve needs database.url: without PostgreSQL, serve runs every job itself")
 	}
+	if c.Database.URL != "" {
+		if err := c.postgresConfig().Validate(); err != nil {
+			return err
+		}
+	}
 	if err := c.ollamaHTTP().Validate(); err != nil {
 		return fmt.Errorf("ollama.timeout, ollama.connect_timeout: %w", err)
+	}
+	if err := modelLimits(c.Ollama.Timeout).Validate(); err != nil {
+		return fmt.Errorf("ollama: %w", err)
 	}
 	if err := c.openAIHTTP().Validate(); err != nil {
 		return fmt.Errorf("openai.timeout, openai.connect_timeout: %w", err)
 	}
+	if err := modelLimits(c.OpenAI.Timeout).Validate(); err != nil {
+		return fmt.Errorf("openai: %w", err)
+	}
 	for _, validate := range []func() error{
 		c.Server.Config.Validate, c.Verify.Validate, c.factcheckConfig().Validate, c.Scoring.Validate,
-		c.riverConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate,
+		c.riverConfig().Validate, c.localJobsConfig().Validate, c.retentionConfig().Validate, c.fetchConfig().Validate, c.qdrantConfig().Validate,
 		ingest.Config{Workers: c.Ingest.Workers}.Validate,
 	} {
 		if err := validate(); err != nil {
 			return err
 		}
 	}
-	for d, r := range c.Ingest.Reliability {
-		if r < 0 || r > 1 {
-			return fmt.Errorf("ingest.reliability.%s must be in [0,1], got %g", d, r)
-		}
+	if err := ingest.ValidateExtractionBudget(c.Fetch.MaxExtractBytes); err != nil {
+		return err
+	}
+	if _, err := ingest.NewReliabilityTable(c.Ingest.Reliability); err != nil {
+		return err
 	}
 	return nil
 }
@@ -379,17 +384,39 @@ func (c Config) fetchConfig() ingest.FetchConfig {
 	}
 }
 
+// postgresConfig is the PostgreSQL corpus's configuration.
+func (c Config) postgresConfig() corpus.PostgresConfig {
+	p := corpus.DefaultPostgresConfig()
+	p.Schema = c.Database.Schema
+	return p
+}
+
+// qdrantConfig is the Qdrant passage store's configuration, without its
+// logger.
+func (c Config) qdrantConfig() retrieval.QdrantConfig {
+	q := retrieval.DefaultQdrantConfig()
+	q.Collection, q.Timeout, q.Shards, q.Replicas = c.Qdrant.Collection, c.Qdrant.Timeout, c.Qdrant.Shards, c.Qdrant.Replicas
+	return q
+}
+
 // riverConfig is the PostgreSQL queue's configuration; the local runner
 // takes its Workers.
 func (c Config) riverConfig() jobs.RiverConfig {
 	return jobs.RiverConfig{Workers: c.Jobs.Workers, MaxAttempts: c.Jobs.MaxAttempts, JobTimeout: c.Jobs.Timeout}
 }
 
+// localJobsConfig is the in-process runner's configuration.
+func (c Config) localJobsConfig() jobs.Config {
+	j := jobs.DefaultConfig()
+	j.Workers = c.Jobs.Workers
+	return j
+}
+
 // retentionConfig is the retention pass's configuration, without its
 // upload directory.
 func (c Config) retentionConfig() retention.Config {
 	r := c.Retention
-	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs}
+	return retention.Config{Days: r.Days, UploadDays: r.UploadDays, MaxJobs: r.MaxJobs, Interval: r.Interval}
 }
 
 // factcheckConfig is the pipeline's configuration: the factcheck section
@@ -474,4 +501,12 @@ func (c Config) ollamaHTTP() llm.HTTPConfig {
 
 func (c Config) openAIHTTP() llm.HTTPConfig {
 	return llm.HTTPConfig{Timeout: c.OpenAI.Timeout, ConnectTimeout: c.OpenAI.ConnectTimeout}
+}
+
+// modelLimits are a model client's limits: the defaults, with each call
+// bounded by the backend's timeout (ollama.timeout, openai.timeout).
+func modelLimits(timeout time.Duration) llm.Limits {
+	l := llm.DefaultLimits()
+	l.Timeout = timeout
+	return l
 }
