@@ -77,8 +77,12 @@ func Screen(text string) error {
 
 // words returns the lower-case words of s, hyphens and apostrophes kept
 // inside words.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+func words(s string) []string { return fields(strings.ToLower(s)) }
+
+// fields returns the words of s as written, hyphens and apostrophes kept
+// inside words.
+func fields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
 	})
 }
@@ -224,9 +228,7 @@ func pureNumber(w string) bool {
 // digits); the next word is lower-case, not a function word, and has no
 // ending of a noun or an adjective.
 func pluralPresent(s string) bool {
-	fs := strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
-	})
+	fs := fields(s)
 	for i := 1; i < len(fs); i++ {
 		prev, w := fs[i-1], fs[i]
 		r, _ := utf8.DecodeRuneInString(w)
