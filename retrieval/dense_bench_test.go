@@ -1,19 +1,15 @@
 package retrieval
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/viterin/vek/vek32"
 
 	"github.com/verity-fc/verity/embedding"
-	"github.com/verity-fc/verity/internal/shareddata"
 )
 
 // BenchmarkDenseSearch times the dense index's search (sign codes, int8
@@ -60,25 +56,7 @@ func BenchmarkDenseSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	f, err := os.Open(filepath.Join(shareddata.Dir(b, "fever"), "paper_dev.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	var claims []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(claims) < 100 {
-		var r struct {
-			Claim    string   `json:"claim"`
-			Evidence []string `json:"evidence"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			b.Fatal(err)
-		}
-		if len(r.Evidence) > 0 {
-			claims = append(claims, r.Claim)
-		}
-	}
+	claims := feverBenchClaims(b, 100)
 	qs, err := embedding.NewBuiltin(nil).Embed(ctx, claims)
 	if err != nil {
 		b.Fatal(err)

@@ -32,25 +32,7 @@ func BenchmarkSparseSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	f, err := os.Open(filepath.Join(shareddata.Dir(b, "fever"), "paper_dev.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	var claims []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(claims) < 100 {
-		var r struct {
-			Claim    string   `json:"claim"`
-			Evidence []string `json:"evidence"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			b.Fatal(err)
-		}
-		if len(r.Evidence) > 0 {
-			claims = append(claims, r.Claim)
-		}
-	}
+	claims := feverBenchClaims(b, 100)
 	const k, n = 20, 60
 	var full, pruned time.Duration
 	var overlap float64
@@ -82,4 +64,29 @@ func BenchmarkSparseSearch(b *testing.B) {
 	b.ReportMetric(float64(full.Microseconds())/1000/float64(len(claims)), "ms-exhaustive")
 	b.ReportMetric(float64(pruned.Microseconds())/1000/float64(len(claims)), "ms-maxscore")
 	b.ReportMetric(overlap/float64(len(claims)), "overlap@20")
+}
+
+// feverBenchClaims returns the first n FEVER paper_dev claims that have
+// evidence, the query set of the store benchmarks.
+func feverBenchClaims(b *testing.B, n int) []string {
+	f, err := os.Open(filepath.Join(shareddata.Dir(b, "fever"), "paper_dev.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var claims []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(claims) < n {
+		var r struct {
+			Claim    string   `json:"claim"`
+			Evidence []string `json:"evidence"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			b.Fatal(err)
+		}
+		if len(r.Evidence) > 0 {
+			claims = append(claims, r.Claim)
+		}
+	}
+	return claims
 }
