@@ -1,13 +1,13 @@
 package verify
 
 import (
-	"math"
 	"strings"
 
 	"github.com/verity-fc/verity/claim"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/sentences"
 	"github.com/verity-fc/verity/wordvec"
+	"github.com/viterin/vek/vek32"
 )
 
 // Conflicts: a sentence that states the claim's event about the claim's
@@ -127,19 +127,10 @@ const minOppositeSimilarity = 0.6
 func similarity(t *wordvec.Table, a, b string) float64 {
 	x, ok := t.Vector(a)
 	y, ok2 := t.Vector(b)
-	if !ok || !ok2 || len(x) != len(y) {
+	if !ok || !ok2 || len(x) != len(y) || vek32.Dot(x, x) == 0 || vek32.Dot(y, y) == 0 {
 		return 0
 	}
-	var dot, nx, ny float64
-	for i := range x {
-		dot += float64(x[i]) * float64(y[i])
-		nx += float64(x[i]) * float64(x[i])
-		ny += float64(y[i]) * float64(y[i])
-	}
-	if nx == 0 || ny == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(nx*ny)
+	return float64(vek32.CosineSimilarity(x, y))
 }
 
 // span is a run of words, [start, end).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/verity-fc/verity/llm"
+	"github.com/viterin/vek/vek32"
 )
 
 // Options say what an implementation promises beyond the contract.
@@ -199,16 +200,13 @@ func check(v []float32, dim int) error {
 	return nil
 }
 
-// Cosine returns the cosine similarity of a and b, 0 when either is zero.
+// Cosine returns the cosine similarity of a and b over their common
+// length, 0 when either is zero there.
 func Cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range min(len(a), len(b)) {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
+	n := min(len(a), len(b))
+	a, b = a[:n], b[:n]
+	if vek32.Dot(a, a) == 0 || vek32.Dot(b, b) == 0 {
 		return 0
 	}
-	return dot / math.Sqrt(na*nb)
+	return float64(vek32.CosineSimilarity(a, b))
 }
