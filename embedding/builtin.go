@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	txt "github.com/verity-fc/verity/text"
 	"github.com/verity-fc/verity/wordvec"
 )
 
@@ -155,9 +156,12 @@ func (b *Builtin) embed(v []float32, text string, toks []string) []string {
 }
 
 // isContent reports whether tok carries meaning worth embedding: it has a
-// letter or a digit and is not a stopword.
+// letter or a digit and is not a stopword (text.EmbedStop: function words
+// and PTB clitics, which say little about what a sentence is about; SIF
+// weighting alone leaves enough of them in a short sentence to pull
+// unrelated sentences together).
 func isContent(tok string) bool {
-	if stopwords[tok] {
+	if txt.EmbedStop.Has(tok) {
 		return false
 	}
 	for _, r := range tok {

@@ -15,10 +15,8 @@ func tokenize(s string) []token { return txt.Tokenize(s, maxTokens) }
 
 var set = txt.Set
 
-// stopwords are function words left out of alignment. Negations,
-// quantifiers and modals are not among them: they have features of their
-// own.
-var stopwords = txt.StopWords()
+// stopwords are function words left out of alignment (text.AlignStop).
+var stopwords = txt.AlignStop.Set()
 
 // negations mark a negated statement.
 var negations = set("not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "nowhere",

@@ -1,6 +1,8 @@
 package quantity
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"math"
 	"strings"
 	"time"
@@ -313,7 +315,7 @@ func (a analysis) content(k int) (string, bool) {
 		return "", false
 	}
 	w := fold(t.text)
-	if stopwords[w] || len(w) < 2 {
+	if txt.ContextStop.Has(w) || len(w) < 2 {
 		return "", false
 	}
 	return w, true

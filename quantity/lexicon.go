@@ -274,16 +274,3 @@ var startWords = func() map[string]bool {
 	}
 	return m
 }()
-
-// stopwords are left out of the context that pairs a claim quantity with a
-// source quantity.
-var stopwords = map[string]bool{
-	"the": true, "a": true, "an": true, "of": true, "in": true, "on": true, "at": true, "to": true,
-	"for": true, "by": true, "and": true, "or": true, "as": true, "is": true, "was": true, "were": true,
-	"are": true, "be": true, "been": true, "has": true, "had": true, "have": true, "it": true, "its": true,
-	"this": true, "that": true, "these": true, "those": true, "with": true, "from": true, "than": true,
-	"more": true, "less": true, "about": true, "over": true, "under": true, "some": true, "which": true,
-	"who": true, "their": true, "there": true, "they": true, "he": true, "she": true, "his": true, "her": true,
-	"into": true, "since": true, "per": true, "all": true, "also": true, "but": true, "not": true,
-	"around": true, "nearly": true, "almost": true, "least": true, "most": true, "up": true, "s": true,
-}

@@ -1,6 +1,8 @@
 package quantity
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"math"
 	"strings"
 )
@@ -157,7 +159,7 @@ func (s *scanner) namePart(p int, f part) bool {
 		return false
 	}
 	w := strings.ToLower(prev.text)
-	if _, month := months[w]; month || stopwords[w] || hedgeWords[w] {
+	if _, month := months[w]; month || txt.ContextStop.Has(w) || hedgeWords[w] {
 		return false
 	}
 	if _, code := symbolUnits[prev.text]; code {

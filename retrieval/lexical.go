@@ -10,10 +10,9 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/verity-fc/verity/evidence"
-	"github.com/verity-fc/verity/internal/stem"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // The embedded store's full-text side is an inverted index of its own
@@ -42,10 +41,11 @@ import (
 // every word of its text and title) over the Porter2 stems of the content
 // words of the text and title, a title word counting half a text word as in
 // the store's former bm25(passages_fts, 1.0, 0.5). Words are split as
-// FTS5's unicode61 tokenizer splits them (see words) and stemmed by the
-// Snowball stemmer alone: the shared text.Stem, which also maps irregular
-// forms together ("won" to "win"), lowered SciFact's BM25 recall@20 from
-// 0.964 (FTS5's figure, matched) to 0.963.
+// FTS5's unicode61 tokenizer splits them (text.Words), the content words
+// are text.SearchTerm's, and they are stemmed by the Snowball stemmer alone
+// (text.Porter2): text.Stem, which also maps irregular forms together
+// ("won" to "win"), lowered SciFact's BM25 recall@20 from 0.964 (FTS5's
+// figure, matched) to 0.963.
 
 // lexBlock is the number of postings a block of a posting list holds.
 const lexBlock = 128
@@ -67,7 +67,7 @@ type lexDoc struct {
 }
 
 // analyze returns the stems of the content words of a passage's text and
-// title (the words its queries are made of: see contentTerms) with their
+// title (the words its queries are made of: text.SearchTerm) with their
 // counts.
 func analyze(body, title string) lexDoc { return analyzeCached(body, title, nil) }
 
@@ -77,9 +77,9 @@ func analyzeCached(body, title string, local map[string]string) lexDoc {
 	counts := map[string]int{}
 	length := 0
 	add := func(s string, w int) {
-		for _, word := range words(s) {
+		for _, word := range txt.Words(s) {
 			length += 2
-			if !contentWord(word) {
+			if !txt.SearchTerm(word) {
 				continue
 			}
 			st, ok := local[word]
@@ -105,12 +105,6 @@ func analyzeCached(body, title string, local map[string]string) lexDoc {
 	return d
 }
 
-// contentWord reports whether a word (from words) is indexed and searched:
-// not a stopword, not a single letter, not longer than maxTermBytes.
-func contentWord(w string) bool {
-	return !stopwords[w] && len(w) <= maxTermBytes && (len(w) > 1 || unicode.IsDigit(rune(w[0])))
-}
-
 // stemCache remembers the stems of words seen (the Snowball stemmer costs
 // about a microsecond a word), up to stemCacheMax words.
 var (
@@ -126,7 +120,7 @@ func stemWord(w string) string {
 	if s, ok := stemCache.Load(w); ok {
 		return s.(string)
 	}
-	s := stem.English(w)
+	s := txt.Porter2(w)
 	if stemCached.Load() < stemCacheMax {
 		stemCacheMu.Lock()
 		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
@@ -137,10 +131,10 @@ func stemWord(w string) string {
 	return s
 }
 
-// queryStems returns the distinct stems of the content terms of a query.
+// queryStems returns the distinct stems of the search terms of a query.
 func queryStems(q string) []string {
 	var out []string
-	for _, t := range contentTerms(q, maxQueryTerms) {
+	for _, t := range txt.SearchTerms(q, maxQueryTerms) {
 		if s := stemWord(t); !slices.Contains(out, s) {
 			out = append(out, s)
 		}

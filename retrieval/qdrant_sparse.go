@@ -3,9 +3,8 @@ package retrieval
 import (
 	"hash/fnv"
 	"slices"
-	"unicode"
 
-	"github.com/verity-fc/verity/internal/stem"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // BM25 constants of the sparse vectors sent to Qdrant: k1 saturates term
@@ -45,14 +44,14 @@ func termIndex(stem string) uint32 {
 func passageTerms(s string) (map[string]int, int) {
 	counts := map[string]int{}
 	n := 0
-	for _, w := range words(s) {
+	for _, w := range txt.Words(s) {
 		if n == maxPassageTerms {
 			break
 		}
-		if stopwords[w] || len(w) > maxTermBytes || (len(w) == 1 && !unicode.IsDigit(rune(w[0]))) {
+		if !txt.SearchTerm(w) {
 			continue
 		}
-		counts[stem.English(w)]++
+		counts[txt.Porter2(w)]++
 		n++
 	}
 	return counts, n

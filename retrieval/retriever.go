@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/verity-fc/verity/evidence"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Embedder turns texts into dense vectors, one per text. The Retriever
@@ -204,7 +205,7 @@ func (r *Retriever) rerank(claim string, hits []Hit, topN int) []evidence.Judged
 			continue
 		}
 		rec := Recency(h.Passage.PublishedAt, now, r.cfg.RecencyHalfLifeDays, r.cfg.UnknownDateRecency)
-		score := b.Relevance/(1+float64(i)/10) + b.Overlap*overlap(claimStems, stems(h.Passage.Text, math.MaxInt)) + b.Recency*rec
+		score := b.Relevance/(1+float64(i)/10) + b.Overlap*txt.SetOverlap(claimStems, stems(h.Passage.Text, math.MaxInt)) + b.Recency*rec
 		cands = append(cands, candidate{Judged: evidence.Judged{Passage: h.Passage, Relevance: score, Recency: rec}, rank: i})
 	}
 	slices.SortStableFunc(cands, func(x, y candidate) int { return cmp.Compare(y.Relevance, x.Relevance) })

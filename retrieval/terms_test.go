@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	txt "github.com/verity-fc/verity/text"
 )
 
 func TestQueryStems(t *testing.T) {
@@ -30,7 +32,7 @@ func TestQueryStems(t *testing.T) {
 	for i := range 200 {
 		long += " w" + string(rune('a'+i%26)) + string(rune('a'+i/26))
 	}
-	if n := len(contentTerms(long, maxQueryTerms)); n != maxQueryTerms {
+	if n := len(txt.SearchTerms(long, maxQueryTerms)); n != maxQueryTerms {
 		t.Errorf("a long query gave %d terms, want %d", n, maxQueryTerms)
 	}
 }
@@ -48,7 +50,7 @@ func TestOverlap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := overlap(stems(tt.claim, 64), stems(tt.passage, 1000))
+			got := txt.SetOverlap(stems(tt.claim, 64), stems(tt.passage, 1000))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("overlap (-want +got):\n%s", diff)
 			}

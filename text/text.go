@@ -1,14 +1,31 @@
-// Package text is verity's shared text analysis: word tokens with their
-// Porter2 stems, the stop-word list, claim-word overlap and sentence
-// windows. The NLI judge, its training data and the other packages that
-// compare a claim with a passage read words the same way through it.
+// Package text is verity's text analysis, the one home of its tokenisers,
+// stemmers, stop-word lists and word overlap, and of sentence windows:
+//
+//   - Tokenize: the NLI judge's tokens (words and numbers, with stems,
+//     capitals and thousands separators);
+//   - Words, SearchTerm, SearchTerms: full-text search's words and terms
+//     (package retrieval);
+//   - GloVeTokens: the tokens of GloVe's corpus, which the word vectors
+//     and the built-in embedder look up;
+//   - CitationTerms, PairWords: the words the citation checker and the NLI
+//     training data match by;
+//   - Porter2 (Snowball English) and Stem (Porter2 after mapping irregular
+//     forms together): the stemmers;
+//   - the stop-word lists (SnowballStop and the lists of the consumers
+//     that differ from it, all in stop.go);
+//   - Overlap, SetOverlap: the share of a claim's terms a passage holds;
+//   - BestWindow: the run of sentences of a passage that best covers a
+//     claim.
+//
+// Consumers that need other behaviour (keep numbers, keep case, another
+// stop list) get a named analyzer or list here, not a copy of their own;
+// internal/deptest checks that no other package defines a stop-word list
+// or imports the Snowball stemmer.
 package text
 
 import (
 	"strings"
 	"unicode"
-
-	"github.com/verity-fc/verity/internal/stem"
 )
 
 // Token is one word of a text: its lower-case form, its Porter2 stem and
@@ -78,102 +95,4 @@ func Tokenize(text string, max int) []Token {
 		}
 	}
 	return out
-}
-
-// Stem returns the Porter2 stem of a lower-case word, with irregular forms
-// the stemmer leaves apart mapped together first.
-func Stem(w string) string {
-	if s, ok := irregular[w]; ok {
-		return s
-	}
-	return stem.English(w)
-}
-
-// irregular maps common irregular inflections to one form so that "won"
-// aligns with "win" and "children" with "child".
-var irregular = map[string]string{
-	"won": "win", "lost": "lose", "was": "be", "were": "be", "is": "be", "are": "be", "been": "be", "am": "be",
-	"has": "have", "had": "have", "did": "do", "does": "do", "done": "do", "went": "go", "gone": "go",
-	"made": "make", "took": "take", "taken": "take", "gave": "give", "given": "give", "wrote": "write",
-	"written": "write", "born": "bear", "bore": "bear", "began": "begin", "begun": "begin", "became": "becom",
-	"found": "find", "held": "hold", "left": "leav", "led": "lead", "met": "meet", "ran": "run", "sang": "sing",
-	"sung": "sing", "sold": "sell", "bought": "buy", "built": "build", "told": "tell", "said": "say",
-	"children": "child", "men": "man", "women": "woman", "people": "person", "feet": "foot", "mice": "mous",
-	"died": "die", "dead": "die", "death": "die", "grew": "grow", "grown": "grow", "knew": "know", "known": "know",
-	"saw": "see", "seen": "see", "spoke": "speak", "spoken": "speak", "drove": "drive", "driven": "drive",
-	"chose": "choos", "chosen": "choos", "fell": "fall", "fallen": "fall", "flew": "fli", "flown": "fli",
-	"rode": "ride", "ridden": "ride", "ate": "eat", "eaten": "eat", "wore": "wear", "worn": "wear",
-	"thought": "think", "brought": "bring", "caught": "catch", "taught": "teach", "fought": "fight",
-	"kept": "keep", "slept": "sleep", "sat": "sit", "stood": "stand", "lay": "lie", "hung": "hang",
-}
-
-func Set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
-// stopwords are function words left out of alignment and overlap. Negations,
-// quantifiers and modals are not among them: they have features of their
-// own.
-var stopwords = Set("a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "and", "or",
-	"but", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "he",
-	"she", "they", "them", "his", "her", "their", "him", "we", "our", "you", "your", "i", "me", "my", "which", "who",
-	"whom", "whose", "what", "there", "here", "has", "have", "had", "do", "does", "did", "s", "also", "into", "than",
-	"then", "so", "such", "about", "up", "out", "one", "an", "if", "when", "while", "where", "how", "very", "just",
-	"will", "would", "shall", "should", "known", "called", "named", "over", "only", "other",
-	"some", "any", "all", "no", "not", "many", "most", "may", "might", "can", "could", "both", "each", "more", "less")
-
-// IsStop reports whether a lower-case word is a stop word.
-func IsStop(w string) bool { return stopwords[w] }
-
-// StopWords returns a copy of the stop-word list.
-func StopWords() map[string]bool {
-	m := make(map[string]bool, len(stopwords))
-	for w := range stopwords {
-		m[w] = true
-	}
-	return m
-}
-
-// Overlap is the fraction of the distinct stems of claim found in
-// passage; 0 for a claim without stems.
-func Overlap(claim []string, passage map[string]bool) float64 {
-	seen := make(map[string]bool, len(claim))
-	n, found := 0, 0
-	for _, s := range claim {
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		n++
-		if passage[s] {
-			found++
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return float64(found) / float64(n)
-}
-
-// BestWindow returns the window of minN to maxN consecutive sentences
-// with the highest score: its start and length. Ties go to the shorter
-// and then the earlier window. With fewer than minN sentences it returns
-// all of them.
-func BestWindow(sents []string, minN, maxN int, score func(window string) float64) (start, n int) {
-	if len(sents) <= minN {
-		return 0, len(sents)
-	}
-	best := -1.0
-	for k := minN; k <= min(maxN, len(sents)); k++ {
-		for i := 0; i+k <= len(sents); i++ {
-			if s := score(strings.Join(sents[i:i+k], " ")); s > best+1e-9 {
-				best, start, n = s, i, k
-			}
-		}
-	}
-	return start, n
 }

@@ -46,8 +46,11 @@ func TestOverlap(t *testing.T) {
 	if got := Overlap(nil, p); got != 0 {
 		t.Errorf("Overlap of no stems = %g, want 0", got)
 	}
-	if !IsStop("the") || IsStop("bridge") {
-		t.Error("IsStop: want the a stop word and bridge not")
+	if got := SetOverlap(Set("bridg", "open", "1932"), p); got != 2.0/3 {
+		t.Errorf("SetOverlap = %g, want 2/3", got)
+	}
+	if got := SetOverlap(nil, p); got != 0 {
+		t.Errorf("SetOverlap of no terms = %g, want 0", got)
 	}
 }
 

@@ -139,7 +139,7 @@ func tokens(in string) []word {
 			r, _ := utf8.DecodeRuneInString(part)
 			lower := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(part, "'s"), "’s"))
 			w := word{stem: text.Stem(lower), name: unicode.IsUpper(r) && !start, upper: unicode.IsUpper(r), surface: part, part: len(parts) > 1}
-			w.skip = stopWords[lower] || numberWord(lower) || utf8.RuneCountInString(lower) < 2
+			w.skip = text.AboutStop.Has(lower) || numberWord(lower) || utf8.RuneCountInString(lower) < 2
 			out = append(out, w)
 		}
 		start = endsSentence
@@ -174,22 +174,6 @@ var figureWords = set(`zero one two three four five six seven eight nine ten ele
 	january february march april may june july august september october november december
 	about around roughly nearly almost approximately over under more less than fewer least most some
 	long tall wide deep thick`)
-
-// stopWords are package text's stop words and, as aboutness weighs only
-// what a claim is about, the other function words below.
-var stopWords = union(text.StopWords(), set(`a an the and or but nor of to in on at by for with from as into onto over under about above below
-	after before since until between through during without within is are was were be been being am has have had
-	having do does did doing this that these those it its it's they them their there here he she his her him we us
-	our you your i me my which who whom whose what when where why how not no so than then too very can could may might
-	must shall should will would also just only still yet ever each every all any both either neither some such own
-	same other another one ones s`))
-
-func union(a, b map[string]bool) map[string]bool {
-	for w := range b {
-		a[w] = true
-	}
-	return a
-}
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}

@@ -1,252 +1,26 @@
 package wordvec
 
-import (
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
-)
+import "github.com/verity-fc/verity/text"
 
 // Tokenize splits text into lower-case tokens the way GloVe's corpus was
-// tokenised (Stanford PTB-style, as far as the table's vocabulary shows it),
-// so that lookups hit:
-//
-//   - letters are lower-cased and diacritics removed ("Café" -> "cafe"):
-//     the vocabulary is ASCII;
-//   - a run of letters and digits is one token ("h1n1", "1990s");
-//   - numbers keep their decimal point and separators ("3.5", "10:30");
-//     thousands commas are dropped so "1,000" and "1000" agree;
-//   - hyphenated words stay whole when the table has them ("well-known")
-//     and are split at the hyphens otherwise ("covid-19" -> "covid", "-",
-//     "19");
-//   - negation and other clitics split off as in PTB: "don't" -> "do",
-//     "n't"; "it's" -> "it", "'s"; "can't" and "won't" become "can" and
-//     "will" before "n't", because GloVe's "ca" and "wo" are
-//     mostly other words;
-//   - initialisms with dots stay whole ("u.s.", "e.g.");
-//   - the Penn Treebank escapes "-LRB-", "-RRB-" and the like become the
-//     brackets they stand for;
-//   - every other non-space character is a token of its own ("," "%" "$").
-//
-// Typographic apostrophes count as "'". The tokens "n't", "'s" and the like
-// are not in the shipped vocabulary; callers that embed text treat them as
-// stopwords.
-//
-// The rules are written out here because no Go library reproduces GloVe's
-// tokenisation and a mismatch silently turns known words into unknown ones.
-func (t *Table) Tokenize(text string) []string {
-	return t.AppendTokens(nil, text)
+// tokenised (text.GloVeTokens), keeping whole the hyphenated words the
+// table has, so that lookups hit.
+func (t *Table) Tokenize(s string) []string {
+	return t.AppendTokens(nil, s)
 }
 
-// AppendTokens appends the tokens of text, as Tokenize splits it, to dst
-// and returns the extended slice.
-func (t *Table) AppendTokens(dst []string, text string) []string {
-	text = fold(text)
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError:
-			i += n
-		case isAlnum(r):
-			var end int
-			dst, end = t.appendWord(dst, text, i)
-			i = end
-		default:
-			if r == '-' {
-				if isPTBEscape(text, i) {
-					dst = append(dst, ptbEscapes[text[i:i+5]])
-					i += 5
-					continue
-				}
-			}
-			if r == '\'' {
-				if tok, end := clitic(text, i); tok != "" {
-					dst = append(dst, tok)
-					i = end
-					continue
-				}
-			}
-			dst = append(dst, text[i:i+n])
-			i += n
-		}
+// AppendTokens appends the tokens of s, as Tokenize splits it, to dst and
+// returns the extended slice.
+func (t *Table) AppendTokens(dst []string, s string) []string {
+	if t == nil {
+		return text.GloVeTokens(dst, s, nil)
 	}
-	return dst
+	return text.GloVeTokens(dst, s, t)
 }
 
-// fold lower-cases s and strips diacritics; ASCII text without upper-case
-// letters comes back unchanged without allocating.
-func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	// Typographic apostrophes become ASCII before NFD so that clitics
-	// split the same way whichever the writer used.
-	s = apostrophes.Replace(s)
-	tr := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	if out, _, err := transform.String(tr, s); err == nil {
-		s = out
-	}
-	return strings.ToLower(s)
-}
-
-// ptbEscapes are the Penn Treebank's bracket escapes, which FEVER and other
-// Wikipedia-derived sets keep in their text.
-var ptbEscapes = map[string]string{
-	"-lrb-": "(", "-rrb-": ")", "-lsb-": "[", "-rsb-": "]", "-lcb-": "{", "-rcb-": "}",
-}
-
-func isPTBEscape(s string, i int) bool {
-	_, ok := ptbEscapes[s[i:min(i+5, len(s))]]
+// Known reports whether the table has a vector for the lower-case word,
+// as written (Lookup also tries the word lower-cased).
+func (t *Table) Known(word string) bool {
+	_, ok := t.index[word]
 	return ok
-}
-
-var apostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'")
-
-func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-func isDigit(b byte) bool { return '0' <= b && b <= '9' }
-
-// alnumEnd returns the end of the run of letters and digits that starts at i.
-func alnumEnd(s string, i int) int {
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !isAlnum(r) {
-			break
-		}
-		i += n
-	}
-	return i
-}
-
-// appendWord appends the tokens of the word that starts at i (a letter or a
-// digit) and returns the offset after it.
-func (t *Table) appendWord(dst []string, s string, i int) ([]string, int) {
-	if end := initialismEnd(s, i); end > i {
-		return append(dst, s[i:end]), end
-	}
-	if isDigit(s[i]) {
-		if end := numberEnd(s, i); end > alnumEnd(s, i) {
-			return append(dst, strings.ReplaceAll(s[i:end], ",", "")), end
-		}
-	}
-	// A run of alphanumerics, joined by single hyphens into a compound.
-	end := alnumEnd(s, i)
-	for end+1 < len(s) && s[end] == '-' {
-		r, _ := utf8.DecodeRuneInString(s[end+1:])
-		if !isAlnum(r) || isPTBEscape(s, end) {
-			break
-		}
-		end = alnumEnd(s, end+1)
-	}
-	word := s[i:end]
-	// Negation: "don't" is "do" + "n't".
-	if end+1 < len(s) && s[end] == '\'' && s[end+1] == 't' && !continuesWord(s, end+2) &&
-		strings.HasSuffix(word, "n") && len(word) > 1 {
-		stem := word[:len(word)-1]
-		switch stem {
-		case "ca":
-			stem = "can"
-		case "wo":
-			stem = "will"
-		case "sha":
-			stem = "shall"
-		}
-		return append(dst, stem, "n't"), end + 2
-	}
-	if strings.IndexByte(word, '-') < 0 || t == nil {
-		return append(dst, word), end
-	}
-	if _, ok := t.index[word]; ok {
-		return append(dst, word), end
-	}
-	for j, part := range strings.Split(word, "-") {
-		if j > 0 {
-			dst = append(dst, "-")
-		}
-		dst = append(dst, part)
-	}
-	return dst, end
-}
-
-// continuesWord reports whether a letter or digit starts at i.
-func continuesWord(s string, i int) bool {
-	if i >= len(s) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return isAlnum(r)
-}
-
-// clitic returns the PTB clitic ("'s", "'re", "'ve", "'ll", "'d", "'m")
-// that starts at the apostrophe at i, if it directly follows a word, and the
-// offset after it.
-func clitic(s string, i int) (string, int) {
-	if i == 0 {
-		return "", i
-	}
-	if r, _ := utf8.DecodeLastRuneInString(s[:i]); !isAlnum(r) {
-		return "", i
-	}
-	for _, c := range []string{"'s", "'re", "'ve", "'ll", "'d", "'m"} {
-		if strings.HasPrefix(s[i:], c) && !continuesWord(s, i+len(c)) {
-			return c, i + len(c)
-		}
-	}
-	return "", i
-}
-
-// initialismEnd returns the end of an initialism like "u.s." or "e.g."
-// (two or more single letters each followed by a dot) starting at i, or i.
-func initialismEnd(s string, i int) int {
-	j, letters := i, 0
-	for j+1 < len(s) && isASCIILetter(s[j]) && s[j+1] == '.' && (j == i || s[j-1] == '.') {
-		if j+2 < len(s) && isASCIILetter(s[j+2]) && (j+3 >= len(s) || s[j+3] != '.') {
-			break // "a.bc": a sentence end, not an initialism
-		}
-		j += 2
-		letters++
-	}
-	if letters < 2 || continuesWord(s, j) {
-		return i
-	}
-	return j
-}
-
-func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' }
-
-// numberEnd returns the end of a number starting at the digit at i: digits
-// joined by single '.' or ':' characters each followed by a digit ("10.5",
-// "10:30"), or by ',' followed by exactly three digits ("1,000,000").
-func numberEnd(s string, i int) int {
-	j := digitsEnd(s, i)
-	for j+1 < len(s) && isDigit(s[j+1]) {
-		switch s[j] {
-		case '.', ':':
-		case ',':
-			if digitsEnd(s, j+1) != j+4 {
-				return j
-			}
-		default:
-			return j
-		}
-		j = digitsEnd(s, j+1)
-	}
-	return j
-}
-
-func digitsEnd(s string, i int) int {
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return i
 }

@@ -1,6 +1,8 @@
 package citations
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -186,7 +188,7 @@ func (c *Checker) fetchOne(ctx, parent context.Context, rawURL string) (page, er
 	}
 	p.terms = make([]map[string]bool, len(p.passages))
 	for i, ps := range p.passages {
-		p.terms[i] = terms(ps)
+		p.terms[i] = txt.CitationTerms(ps)
 	}
 	return p, nil
 }

@@ -1,6 +1,8 @@
 package citations
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"context"
 	"fmt"
 	"io"
@@ -36,7 +38,7 @@ func (j *wordJudge) Judge(_ context.Context, claim string, ps []string) ([]evide
 	j.calls++
 	j.mu.Unlock()
 	ct := map[string]bool{}
-	for w := range terms(claim) {
+	for w := range txt.CitationTerms(claim) {
 		if !strings.ContainsAny(w, "0123456789") {
 			ct[w] = true
 		}
@@ -47,7 +49,7 @@ func (j *wordJudge) Judge(_ context.Context, claim string, ps []string) ([]evide
 			out[i] = evidence.Judgment{Entail: 0.02, Contradict: 0.95, Neutral: 0.03}
 			continue
 		}
-		e := 0.95 * overlap(ct, terms(p))
+		e := 0.95 * txt.SetOverlap(ct, txt.CitationTerms(p))
 		out[i] = evidence.Judgment{Entail: e, Neutral: 1 - e}
 	}
 	return out, nil

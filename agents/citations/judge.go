@@ -1,15 +1,14 @@
 package citations
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"context"
 	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-
-	"github.com/verity-fc/verity/internal/stem"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
@@ -48,71 +47,19 @@ type finding struct {
 	passage *evidence.Judged
 }
 
-// stopWords are left out of the word overlap between a claim and a
-// passage.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because been
-		before being below between both but by can could did do does doing down during each few for from further had has
-		have having he her here hers him his how i if in into is it its itself just me more most my no nor not of off on
-		once only or other our ours out over own same she should so some such than that the their theirs them then there
-		these they this those through to too under until up very was we were what when where which while who whom why
-		will with would you your yours per according said says reported reports`) {
-		m[w] = true
-	}
-	return m
-}()
-
-// terms returns the distinct content words of s: lower case, stemmed
-// (Snowball English), digit groups joined ("1,000" -> "1000").
-func terms(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ',' && r != '.'
-	}) {
-		w = strings.Trim(w, ",.")
-		if strings.IndexFunc(w, unicode.IsLetter) < 0 {
-			w = strings.ReplaceAll(w, ",", "")
-		}
-		if w == "" || stopWords[w] {
-			continue
-		}
-		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
-			w = stem.English(w)
-		}
-		out[w] = true
-	}
-	return out
-}
-
-// overlap is the share of the claim's content words found in the passage,
-// in [0,1].
-func overlap(claim, passage map[string]bool) float64 {
-	if len(claim) == 0 {
-		return 0
-	}
-	n := 0
-	for w := range claim {
-		if passage[w] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(claim))
-}
-
 // judge decides whether the page states the claim. The passages that share
 // the most content words with the claim (at most cfg.TopPassages, none
 // that shares nothing) are judged by the evidence layer (NLI and the
 // numeric, date and unit check), and [decide] reads the judgments.
 func (c *Checker) judge(ctx context.Context, info claimInfo, p *page) (finding, error) {
-	ct := terms(info.content)
+	ct := txt.CitationTerms(info.content)
 	type cand struct {
 		i   int
 		ovl float64
 	}
 	var cands []cand
 	for i, pt := range p.terms {
-		if o := overlap(ct, pt); o > 0 {
+		if o := txt.SetOverlap(ct, pt); o > 0 {
 			cands = append(cands, cand{i, o})
 		}
 	}
@@ -188,7 +135,7 @@ func attributed(entity string, sup *evidence.Judged, p *page) bool {
 //   - claim_not_in_source otherwise.
 func (c *Checker) decide(info claimInfo, ps []evidence.Judged, ovl []float64) finding {
 	numeric := quantity.HasQuantity(info.content)
-	ct := terms(info.content)
+	ct := txt.CitationTerms(info.content)
 	claimNegated := negationRe.MatchString(info.content)
 	var support, conflict, contra int = -1, -1, -1
 	var contraScore float64
@@ -270,7 +217,7 @@ func negates(sentence string, claim map[string]bool) bool {
 	for _, loc := range negationRe.FindAllStringIndex(sentence, -1) {
 		after := strings.Fields(sentence[loc[1]:])
 		after = after[:min(len(after), negationWindow)]
-		for w := range terms(strings.Join(after, " ")) {
+		for w := range txt.CitationTerms(strings.Join(after, " ")) {
 			if claim[w] {
 				return true
 			}
@@ -313,7 +260,7 @@ func mismatchSeverity(ms []evidence.Mismatch) string {
 func bestSentence(text string, claim map[string]bool) string {
 	best, bestScore := "", -1.0
 	forEachSentence(text, func(s string) {
-		if o := overlap(claim, terms(s)); o > bestScore {
+		if o := txt.SetOverlap(claim, txt.CitationTerms(s)); o > bestScore {
 			best, bestScore = s, o
 		}
 	})

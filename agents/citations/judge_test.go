@@ -1,9 +1,13 @@
 package citations
 
-import "testing"
+import (
+	"testing"
+
+	txt "github.com/verity-fc/verity/text"
+)
 
 func TestNegates(t *testing.T) {
-	claim := terms("The global AI tutoring market grew 20% in 2023")
+	claim := txt.CitationTerms("The global AI tutoring market grew 20% in 2023")
 	tests := []struct {
 		sentence string
 		want     bool

@@ -1,6 +1,8 @@
 package citations
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"context"
 	"errors"
 	"fmt"
@@ -208,13 +210,13 @@ func (c *Checker) search(ctx context.Context, o outcome) (*Alternative, error) {
 	}
 	var ps []evidence.Judged
 	var ovl []float64
-	ct := terms(o.info.content)
+	ct := txt.CitationTerms(o.info.content)
 	for _, p := range res.Passages {
 		if p.URL != "" && cited[urlKey(p.URL)] {
 			continue
 		}
 		ps = append(ps, p)
-		ovl = append(ovl, overlap(ct, terms(p.Text)))
+		ovl = append(ovl, txt.SetOverlap(ct, txt.CitationTerms(p.Text)))
 	}
 	f := c.decide(o.info, ps, ovl)
 	if f.status != StatusVerified || f.passage == nil {

@@ -9,7 +9,13 @@ package deptest
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +25,8 @@ const module = "github.com/verity-fc/verity"
 
 type pkg struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 	Deps       []string
 }
@@ -284,5 +292,84 @@ func TestStandardLibraryOnly(t *testing.T) {
 				t.Errorf("%s depends on %s; it must use the standard library only", name, d)
 			}
 		}
+	}
+}
+
+// stopListName matches the names a package-level stop-word list goes by.
+var stopListName = regexp.MustCompile(`(?i)stop.?words?$|^stop$|stoplist`)
+
+// TestOneTextAnalysis keeps package text the one home of verity's
+// stemmers and stop-word lists: no other package imports a Snowball
+// stemmer, and none defines a package-level stop-word list of its own (a
+// variable named like one whose value holds string literals). A consumer
+// that needs other words left out gets a named list in text/stop.go.
+func TestOneTextAnalysis(t *testing.T) {
+	checked := 0
+	for _, p := range listPackages(t) {
+		if p.ImportPath == module+"/text" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, "github.com/blevesearch/snowballstem") || strings.HasPrefix(imp, "github.com/kljensen/snowball") {
+				t.Errorf("%s imports %s: stem words with text.Porter2 or text.Stem", p.ImportPath, imp)
+			}
+		}
+		for _, f := range p.GoFiles {
+			checked++
+			for _, name := range stopLists(t, filepath.Join(p.Dir, f)) {
+				t.Errorf("%s: %s defines its own stop-word list %s; use or add a list in text/stop.go", p.ImportPath, f, name)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("checked %d files, want the whole module", checked)
+	}
+}
+
+// stopLists returns the package-level variables of a Go file that look
+// like stop-word lists: named like one, with string literals in the value.
+func stopLists(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if !stopListName.MatchString(n.Name) || i >= len(vs.Values) {
+					continue
+				}
+				literal := false
+				ast.Inspect(vs.Values[i], func(x ast.Node) bool {
+					if b, ok := x.(*ast.BasicLit); ok && b.Kind == token.STRING {
+						literal = true
+					}
+					return !literal
+				})
+				if literal {
+					out = append(out, n.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestStopListsFound(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nvar stopwords = map[string]bool{\"the\": true}\n\nvar (\n\tx = 1\n\tStopWords = set(`a an`)\n)\n\nvar stopwordsCopy = other.Set()\nvar noStop = f()\n"
+	path := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stopLists(t, path), []string{"stopwords", "StopWords"}; !slices.Equal(got, want) {
+		t.Errorf("stopLists = %q, want %q", got, want)
 	}
 }

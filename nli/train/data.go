@@ -12,10 +12,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/text"
 )
 
 // Target bits: the labels an example allows (align.Loss).
@@ -268,7 +268,7 @@ func otherSubject(sets Sets) []Example {
 		index := map[string][]int{}
 		words := make([][]string, len(pool))
 		for i, p := range pool {
-			words[i] = contentWords(p.Passage)
+			words[i] = text.PairWords(p.Passage)
 			for _, w := range words[i] {
 				index[w] = append(index[w], i)
 			}
@@ -280,7 +280,7 @@ func otherSubject(sets Sets) []Example {
 			}
 			seen[c.Claim] = true
 			score := map[int]int{}
-			for _, w := range contentWords(c.Claim) {
+			for _, w := range text.PairWords(c.Claim) {
 				for _, i := range index[w] {
 					if pool[i].Group != c.Group {
 						score[i]++
@@ -297,26 +297,6 @@ func otherSubject(sets Sets) []Example {
 				continue
 			}
 			out = append(out, Example{Set: SetOtherSubject, Claim: c.Claim, Passage: pool[best].Passage, Target: tNeutral, Group: c.Group, Split: s})
-		}
-	}
-	return out
-}
-
-var stop = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("a an the of in on at to for by with from as and or but is are was were be been it its this that he she they his her their which who has have had also not no") {
-		m[w] = true
-	}
-	return m
-}()
-
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if len(w) > 1 && !stop[w] && !slices.Contains(out, w) {
-			out = append(out, w)
 		}
 	}
 	return out

@@ -1,6 +1,8 @@
 package lexicon
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"slices"
 	"strings"
 	"unicode"
@@ -51,7 +53,7 @@ func ProperNames(text string) []string {
 			if first && len(span) == 1 && !acronym(w) {
 				continue
 			}
-			if first && stopwords[strings.ToLower(span[0])] {
+			if first && txt.LexiconStop.Has(strings.ToLower(span[0])) {
 				span = span[1:]
 			}
 			name := strings.Join(span, " ")

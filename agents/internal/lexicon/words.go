@@ -1,6 +1,8 @@
 package lexicon
 
 import (
+	txt "github.com/verity-fc/verity/text"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -54,20 +56,12 @@ func joins(before, mid, after rune) bool {
 	return false
 }
 
-var stopwords = set(`a an the and or but nor of to in on at by for with from as into onto over under
-about than then that this these those there their its it it's is are was were be been being am
-has have had do does did not no so such very can will would should shall must may might could
-he she they them his her hers our ours we you your i me my mine us who whom whose which what when
-where why how also just only more most some any all each every other both either neither one
-per via if while after before during since until up down out off again further once here own same
-too s t`)
-
 // ContentWords returns the words of text that carry content: Words without
-// function words, in order, without repeats.
+// function words (text.LexiconStop), in order, without repeats.
 func ContentWords(text string) []string {
 	var out []string
 	for _, w := range Words(text) {
-		if !stopwords[w] && !slices.Contains(out, w) {
+		if !txt.LexiconStop.Has(w) && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}

@@ -1,4 +1,4 @@
-package stem
+package text
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-func TestEnglish(t *testing.T) {
+func TestPorter2(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"running", "run"},
 		{"Generously", "generous"},
@@ -24,13 +24,13 @@ func TestEnglish(t *testing.T) {
 		{"’twas", "twas"},
 		{"", ""},
 	} {
-		if got := English(tc.in); got != tc.want {
-			t.Errorf("English(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := Porter2(tc.in); got != tc.want {
+			t.Errorf("Porter2(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-// TestSameAsKljensen compares English with the stemmer verity used before,
+// TestSameAsKljensen compares Porter2 with the stemmer verity used before,
 // word by word over the demo corpus and claims and their variants, so that
 // stems stored in indexes and the features the NLI model was trained on do
 // not change. Words starting with an apostrophe are left out: the two
@@ -39,7 +39,7 @@ func TestEnglish(t *testing.T) {
 func TestSameAsKljensen(t *testing.T) {
 	seen := map[string]bool{}
 	n := 0
-	for _, f := range []string{"../../demo/corpus.jsonl", "../../demo/claims.jsonl"} {
+	for _, f := range []string{"../demo/corpus.jsonl", "../demo/claims.jsonl"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -54,8 +54,8 @@ func TestSameAsKljensen(t *testing.T) {
 				}
 				seen[v] = true
 				n++
-				if got, want := English(v), english.Stem(v, false); got != want {
-					t.Errorf("English(%q) = %q, kljensen/snowball gives %q", v, got, want)
+				if got, want := Porter2(v), english.Stem(v, false); got != want {
+					t.Errorf("Porter2(%q) = %q, kljensen/snowball gives %q", v, got, want)
 				}
 			}
 		}
@@ -70,8 +70,8 @@ func TestConcurrent(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 200 {
-				if got := English("generalizations"); got != "general" {
-					t.Errorf("English(generalizations) = %q", got)
+				if got := Porter2("generalizations"); got != "general" {
+					t.Errorf("Porter2(generalizations) = %q", got)
 					return
 				}
 			}

@@ -1,0 +1,88 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+)
+
+// MaxTermBytes is the longest word full-text search indexes or queries;
+// longer "words" are hashes, base64 and the like.
+const MaxTermBytes = 64
+
+// Words splits s into lower-case runs of letters and numbers, the way
+// SQLite FTS5's unicode61 tokenizer does; everything else separates words.
+// It is full-text search's tokeniser (package retrieval).
+func Words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	})
+}
+
+// SearchTerm reports whether w, a word of Words, is one full-text search
+// indexes and queries: not on SearchStop, not a single letter (a single
+// digit counts), not longer than MaxTermBytes.
+func SearchTerm(w string) bool {
+	return w != "" && !SearchStop.Has(w) && len(w) <= MaxTermBytes && (len(w) > 1 || unicode.IsDigit(rune(w[0])))
+}
+
+// SearchTerms returns the distinct search terms of s (see SearchTerm), at
+// most max of them, in order of first appearance.
+func SearchTerms(s string, max int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range Words(s) {
+		if len(out) == max {
+			break
+		}
+		if seen[w] || !SearchTerm(w) {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// CitationTerms returns the distinct content words of s as the citation
+// checker compares a claim with the page it cites: lower case, split at
+// everything but letters, digits and the commas and points inside
+// figures, digit groups joined ("1,000" -> "1000"), CitationStop left out,
+// and words with a letter stemmed by Porter2 (figures are kept as they
+// are).
+func CitationTerms(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ',' && r != '.'
+	}) {
+		w = strings.Trim(w, ",.")
+		if strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			w = strings.ReplaceAll(w, ",", "")
+		}
+		if w == "" || CitationStop.Has(w) {
+			continue
+		}
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			w = Porter2(w)
+		}
+		out[w] = true
+	}
+	return out
+}
+
+// PairWords returns the distinct words of s that the NLI training data
+// pairs claims and passages by (nli/train's other-subject set): lower-case
+// runs of ASCII letters and digits, at least two bytes long, not on
+// PairStop, in order of first appearance.
+func PairWords(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) > 1 && !PairStop.Has(w) && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}

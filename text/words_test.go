@@ -1,0 +1,73 @@
+package text
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWords(t *testing.T) {
+	got := Words(`"Quoted" AND (Ünïcode ÉTÉ)* covid-19, 3.5 O'Brien`)
+	want := []string{"quoted", "and", "ünïcode", "été", "covid", "19", "3", "5", "o", "brien"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Words (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchTerms(t *testing.T) {
+	got := SearchTerms("Did the Apollo 11 crew land in 1969? x 7 would crew", 64)
+	want := []string{"apollo", "11", "crew", "land", "1969", "7"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SearchTerms (-want +got):\n%s", diff)
+	}
+	if got := SearchTerms("alpha beta gamma delta", 2); len(got) != 2 {
+		t.Errorf("SearchTerms with max 2 gave %v", got)
+	}
+	long := strings.Repeat("h", MaxTermBytes+1)
+	for w, want := range map[string]bool{"crew": true, "7": true, "x": false, "the": false, "upon": false, long: false, long[1:]: true, "": false} {
+		if got := SearchTerm(w); got != want {
+			t.Errorf("SearchTerm(%.10q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+func TestCitationTerms(t *testing.T) {
+	got := CitationTerms("The global AI tutoring market grew 20% in 2023 to 1,000 firms, according to Smith, who said so.")
+	var keys []string
+	for w := range got {
+		keys = append(keys, w)
+	}
+	slices.Sort(keys)
+	want := []string{"1000", "20", "2023", "ai", "firm", "global", "grew", "market", "smith", "tutor"}
+	if diff := cmp.Diff(want, keys); diff != "" {
+		t.Errorf("CitationTerms (-want +got):\n%s", diff)
+	}
+}
+
+func TestPairWords(t *testing.T) {
+	got := PairWords("The Golden Gate Bridge opened in 1937; the bridge is all steel, naïve x")
+	want := []string{"golden", "gate", "bridge", "opened", "1937", "all", "steel", "na", "ve"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PairWords (-want +got):\n%s", diff)
+	}
+}
+
+type vocab map[string]bool
+
+func (v vocab) Known(w string) bool { return v[w] }
+
+func TestGloVeTokens(t *testing.T) {
+	in := "Don't stop: it's the U.S. well-known COVID-19 -LRB-sic-RRB- Café 1,000 10:30 $3.5"
+	got := GloVeTokens(nil, in, vocab{"well-known": true})
+	want := []string{"do", "n't", "stop", ":", "it", "'s", "the", "u.s.", "well-known", "covid", "-", "19",
+		"(", "sic", ")", "cafe", "1000", "10:30", "$", "3.5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GloVeTokens (-want +got):\n%s", diff)
+	}
+	// Without a vocabulary hyphenated words stay whole.
+	if got := GloVeTokens([]string{"x"}, "covid-19", nil); !slices.Equal(got, []string{"x", "covid-19"}) {
+		t.Errorf("GloVeTokens without a vocabulary = %q, want [x covid-19] (appended)", got)
+	}
+}
