@@ -71,3 +71,11 @@ func TestGloVeTokens(t *testing.T) {
 		t.Errorf("GloVeTokens without a vocabulary = %q, want [x covid-19] (appended)", got)
 	}
 }
+
+func TestPhraseWords(t *testing.T) {
+	got := PhraseWords("It's 3.5% of 1,200 COVID-19 cases—don't panic, said O’Brien.")
+	want := []string{"it's", "3.5", "of", "1,200", "covid-19", "cases", "don't", "panic", "said", "o’brien"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PhraseWords (-want +got):\n%s", diff)
+	}
+}

@@ -1,8 +1,6 @@
 package citations
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,6 +17,7 @@ import (
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/ingest"
 	"github.com/verity-fc/verity/sentences"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Statuses of a cited URL's fetch, as the report gives them.

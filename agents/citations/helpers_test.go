@@ -1,8 +1,6 @@
 package citations
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +17,7 @@ import (
 	"github.com/verity-fc/verity/quantity"
 	"github.com/verity-fc/verity/retrieval"
 	"github.com/verity-fc/verity/scoring"
+	txt "github.com/verity-fc/verity/text"
 	"github.com/verity-fc/verity/verify"
 )
 

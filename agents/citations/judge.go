@@ -1,8 +1,6 @@
 package citations
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"context"
 	"fmt"
 	"regexp"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Outcomes of a claim against a page that was fetched and read.

@@ -1,8 +1,6 @@
 package citations
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/verity-fc/verity/evidence"
+	txt "github.com/verity-fc/verity/text"
 	"github.com/verity-fc/verity/verify"
 )
 

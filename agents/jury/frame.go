@@ -8,6 +8,7 @@ import (
 	"github.com/verity-fc/verity/agents/internal/lexicon"
 	"github.com/verity-fc/verity/agents/internal/structured"
 	"github.com/verity-fc/verity/quantity"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // builtinParser builds the fact frame by rules: entities are proper
@@ -87,13 +88,13 @@ func scopeOf(text string) Scope {
 	var regions, groups, times []string
 	for _, name := range lexicon.ProperNames(text) {
 		if i := strings.Index(text, name); i > 0 {
-			before := lexicon.Words(text[:i])
+			before := txt.PhraseWords(text[:i])
 			if len(before) > 0 && slices.Contains(regionPrepositions, before[len(before)-1]) && !slices.Contains(regions, name) {
 				regions = append(regions, name)
 			}
 		}
 	}
-	ws := lexicon.Words(text)
+	ws := txt.PhraseWords(text)
 	for i, w := range ws {
 		if !slices.Contains(groupNouns, w) {
 			continue

@@ -6,14 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestWords(t *testing.T) {
-	got := Words("It's 3.5% of 1,200 COVID-19 cases—don't panic, said O’Brien.")
-	want := []string{"it's", "3.5", "of", "1,200", "covid-19", "cases", "don't", "panic", "said", "o’brien"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Words (-want +got):\n%s", diff)
-	}
-}
-
 func TestOverlap(t *testing.T) {
 	tests := []struct {
 		a, b string

@@ -1,13 +1,12 @@
 package lexicon
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/verity-fc/verity/sentences"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // nameJoiners may stand inside a proper name ("Bank of England").

@@ -1,66 +1,19 @@
 package lexicon
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+
+	txt "github.com/verity-fc/verity/text"
 )
 
-// Words returns the lower-case word tokens of text: runs of letters and
-// digits, keeping inner apostrophes, hyphens and decimal points ("don't",
-// "covid-19", "3.5").
-func Words(text string) []string {
-	var out []string
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		if !isWordRune(rs[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(rs) {
-			if isWordRune(rs[j]) {
-				j++
-				continue
-			}
-			if j+1 < len(rs) && joins(rs[j-1], rs[j], rs[j+1]) {
-				j += 2
-				continue
-			}
-			break
-		}
-		out = append(out, strings.ToLower(string(rs[i:j])))
-		i = j
-	}
-	return out
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// joins reports whether mid, between the word runes before and after,
-// keeps one word: an apostrophe or hyphen between word runes, a decimal
-// point or thousands comma between digits.
-func joins(before, mid, after rune) bool {
-	if !isWordRune(after) {
-		return false
-	}
-	switch mid {
-	case '\'', '\u2019', '-':
-		return true
-	case '.', ',':
-		return unicode.IsDigit(before) && unicode.IsDigit(after)
-	}
-	return false
-}
-
-// ContentWords returns the words of text that carry content: Words without
+// ContentWords returns the words of text that carry content: text.PhraseWords without
 // function words (text.LexiconStop), in order, without repeats.
 func ContentWords(text string) []string {
 	var out []string
-	for _, w := range Words(text) {
+	for _, w := range txt.PhraseWords(text) {
 		if !txt.LexiconStop.Has(w) && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
@@ -115,7 +68,7 @@ func set(words string) map[string]bool {
 // Phrases finds which of phrases occur in text as whole words, case
 // ignored, in the order of phrases.
 func Phrases(text string, phrases []string) []string {
-	ws := " " + strings.Join(Words(maskMonthMay(text)), " ") + " "
+	ws := " " + strings.Join(txt.PhraseWords(maskMonthMay(text)), " ") + " "
 	var out []string
 	for _, p := range phrases {
 		if strings.Contains(ws, " "+p+" ") {
@@ -211,7 +164,7 @@ var quantifiers = []Quantifier{
 // scale. "some" before a number ("some 40 people") is an approximation,
 // not a quantifier, and is left out.
 func Quantifiers(text string) []Quantifier {
-	ws := Words(text)
+	ws := txt.PhraseWords(text)
 	var out []Quantifier
 	joined := " " + strings.Join(ws, " ") + " "
 	for _, q := range quantifiers {
@@ -242,7 +195,7 @@ var pronouns = set("it they he she this these those its their his her such that 
 // a demonstrative that refers back ("It", "They", "This"), so that its
 // subject is only known from elsewhere.
 func StartsWithPronoun(sentence string) bool {
-	ws := Words(sentence)
+	ws := txt.PhraseWords(sentence)
 	return len(ws) > 0 && pronouns[ws[0]]
 }
 
