@@ -1,13 +1,12 @@
 package quantity
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"math"
 	"strings"
 	"time"
 
 	"github.com/verity-fc/verity/evidence"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Tolerances of [Compare]. They are the seed's "±2% or ±1 unit", plus a

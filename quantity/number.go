@@ -1,10 +1,10 @@
 package quantity
 
 import (
-	txt "github.com/verity-fc/verity/text"
-
 	"math"
 	"strings"
+
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Reading a quantity that starts with a figure: its sign and currency, the
