@@ -15,6 +15,7 @@ func TestOverlap(t *testing.T) {
 		{"Aspirin reduces heart attacks", "Cats sleep a lot.", 0},
 		{"the of and", "anything", 0},
 		{"Vaccines prevent measles outbreaks", "Vaccines are cheap.", 0.25},
+		{"Studies of running", "A study of runs", 1}, // Porter2 stems
 	}
 	for _, tt := range tests {
 		if got := Overlap(tt.a, tt.b); got != tt.want {

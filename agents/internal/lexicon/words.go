@@ -21,40 +21,19 @@ func ContentWords(text string) []string {
 	return out
 }
 
-// Overlap is the share of a's content words that b also has, in [0,1]; 0
-// when a has none.
+// Overlap is the share of the Porter2 stems (text.Porter2) of a's content
+// words that b's content words have too, in [0,1]; 0 when a has none:
+// "reduces" meets "reduced", "studies" meets "study".
 func Overlap(a, b string) float64 {
-	wa := ContentWords(a)
-	if len(wa) == 0 {
-		return 0
+	var sa []string
+	for _, w := range ContentWords(a) {
+		sa = append(sa, txt.Porter2(w))
 	}
-	wb := set(strings.Join(ContentWords(b), " "))
-	n := 0
-	for _, w := range wa {
-		if wb[w] || wb[stem(w)] || hasStem(wb, stem(w)) {
-			n++
-		}
+	sb := map[string]bool{}
+	for _, w := range ContentWords(b) {
+		sb[txt.Porter2(w)] = true
 	}
-	return float64(n) / float64(len(wa))
-}
-
-// stem strips a few English inflections so that "reduces" meets "reduced".
-func stem(w string) string {
-	for _, suf := range []string{"ing", "ed", "es", "s"} {
-		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
-			return strings.TrimSuffix(w, suf)
-		}
-	}
-	return w
-}
-
-func hasStem(words map[string]bool, s string) bool {
-	for w := range words {
-		if stem(w) == s {
-			return true
-		}
-	}
-	return false
+	return txt.Overlap(sa, sb)
 }
 
 func set(words string) map[string]bool {
