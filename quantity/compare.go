@@ -307,13 +307,14 @@ func (a analysis) context(i int) []string {
 	return ctx
 }
 
-// content returns the folded word at token k when it is a content word.
+// content returns the word at token k, plural folded (text.FoldPlural),
+// when it is a content word.
 func (a analysis) content(k int) (string, bool) {
 	t := a.toks[k]
 	if t.kind != tWord {
 		return "", false
 	}
-	w := fold(t.text)
+	w := txt.FoldPlural(t.text)
 	if txt.ContextStop.Has(w) || len(w) < 2 {
 		return "", false
 	}
@@ -346,19 +347,6 @@ func spanWord(w string) bool {
 	_, scale := scaleWords[lw]
 	_, month := months[lw]
 	return one || ten || scale || month || hedgeWords[lw] || lw == "hundred" || lw == "dozen" || lw == "half"
-}
-
-// fold lower-cases a word and folds a plural ending: "satellites" ->
-// "satellite", "countries" -> "country".
-func fold(w string) string {
-	w = strings.ToLower(w)
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
 }
 
 // shared counts the distinct words of a that are in b.

@@ -62,3 +62,21 @@ var irregular = map[string]string{
 	"thought": "think", "brought": "bring", "caught": "catch", "taught": "teach", "fought": "fight",
 	"kept": "keep", "slept": "sleep", "sat": "sit", "stood": "stand", "lay": "lie", "hung": "hang",
 }
+
+// FoldPlural lower-cases a word and folds a plural ending: "satellites"
+// -> "satellite", "countries" -> "country" (and, blindly, "this" ->
+// "thi"). It is the light stemmer package quantity pairs figures by the
+// words around them with; the NLI judge's features, which use those
+// pairings, were trained with it. Replacing it by Porter2 changed 91 of
+// 61,946 quantity.Check results on SciFact and FEVER text, and so the
+// judge's inputs, so it stays until the judge is retrained.
+func FoldPlural(w string) string {
+	w = strings.ToLower(w)
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}

@@ -75,3 +75,11 @@ func TestBestWindow(t *testing.T) {
 		t.Errorf("BestWindow of too few sentences = %d, %d; want all (0, 1)", i, n)
 	}
 }
+
+func TestFoldPlural(t *testing.T) {
+	for w, want := range map[string]string{"Satellites": "satellite", "countries": "country", "glass": "glass", "bus": "bus", "ties": "tie", "this": "thi"} {
+		if got := FoldPlural(w); got != want {
+			t.Errorf("FoldPlural(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
