@@ -13,23 +13,23 @@ import (
 // hedge ("more than", "under", ">") excludes its figure.
 func (s *scanner) hedgeBefore(i int) (Bound, int, bool) {
 	j := i - 1
-	if j >= s.floor && j >= 0 && s.toks[j].kind == tSym {
-		if b, ok := symbolHedges[s.toks[j].text]; ok {
-			return b, j, s.toks[j].text == ">" || s.toks[j].text == "<"
+	if j >= s.floor && j >= 0 && s.toks[j].Kind == tSym {
+		if b, ok := symbolHedges[s.toks[j].Text]; ok {
+			return b, j, s.toks[j].Text == ">" || s.toks[j].Text == "<"
 		}
-		if s.toks[j].text == "=" && s.isSym(j-1, ">", "<") && j-1 >= s.floor {
-			return symbolHedges[s.toks[j-1].text+"="], j - 1, false
+		if s.toks[j].Text == "=" && s.isSym(j-1, ">", "<") && j-1 >= s.floor {
+			return symbolHedges[s.toks[j-1].Text+"="], j - 1, false
 		}
 		// "c. 1969", "ca. 1500", "approx. 30".
-		if s.toks[j].text == "." && s.isWord(j-1, "c", "ca", "approx") && j-1 >= s.floor {
+		if s.toks[j].Text == "." && s.isWord(j-1, "c", "ca", "approx") && j-1 >= s.floor {
 			return Approx, j - 1, false
 		}
 		return Exact, i, false
 	}
 	var words [maxHedgeWords]string
 	n := 0
-	for j >= s.floor && j >= 0 && n < maxHedgeWords && s.toks[j].kind == tWord {
-		words[n] = strings.ToLower(s.toks[j].text)
+	for j >= s.floor && j >= 0 && n < maxHedgeWords && s.toks[j].Kind == tWord {
+		words[n] = strings.ToLower(s.toks[j].Text)
 		n++
 		j--
 	}

@@ -292,7 +292,7 @@ func (a analysis) context(i int) []string {
 		}
 	}
 	for k := f.ts; k < f.te; k++ {
-		if t := a.toks[k]; t.kind == tWord && !spanWord(t.text) {
+		if t := a.toks[k]; t.Kind == tWord && !spanWord(t.Text) {
 			add(k)
 		}
 	}
@@ -311,10 +311,10 @@ func (a analysis) context(i int) []string {
 // when it is a content word.
 func (a analysis) content(k int) (string, bool) {
 	t := a.toks[k]
-	if t.kind != tWord {
+	if t.Kind != tWord {
 		return "", false
 	}
-	w := txt.FoldPlural(t.text)
+	w := txt.FoldPlural(t.Text)
 	if txt.ContextStop.Has(w) || len(w) < 2 {
 		return "", false
 	}
@@ -327,11 +327,11 @@ func (a analysis) boundary(k int) bool {
 	if a.inQty[k] {
 		return true
 	}
-	switch t.kind {
+	switch t.Kind {
 	case tSym:
-		return t.text == ";" || ((t.text == "." || t.text == "!" || t.text == "?") && (k+1 == len(a.toks) || a.toks[k+1].space))
+		return t.Text == ";" || ((t.Text == "." || t.Text == "!" || t.Text == "?") && (k+1 == len(a.toks) || a.toks[k+1].Space))
 	case tWord:
-		return clauseWords[strings.ToLower(t.text)]
+		return clauseWords[strings.ToLower(t.Text)]
 	}
 	return false
 }

@@ -13,21 +13,21 @@ import (
 // number.
 func (s *scanner) numberFirstDate(p int) (Quantity, int, bool) {
 	t := s.toks[p]
-	if !allDigits(t.text) {
+	if !allDigits(t.Text) {
 		return Quantity{}, p, false
 	}
 	if s.isoDate(p) {
-		y, m, d := atoi(s.toks[p+isoYear].text), atoi(s.toks[p+isoMonth].text), atoi(s.toks[p+isoDay].text)
+		y, m, d := atoi(s.toks[p+isoYear].Text), atoi(s.toks[p+isoMonth].Text), atoi(s.toks[p+isoDay].Text)
 		end := p + isoTokens
 		if q, ok := s.date(y, m, d, DayPrecision, p, end); ok {
 			return q, end, true
 		}
 		return Quantity{}, s.skipJoined(p), false
 	}
-	if len(t.text) > 2 {
+	if len(t.Text) > 2 {
 		return Quantity{}, p, false
 	}
-	day := atoi(t.text)
+	day := atoi(t.Text)
 	if day < 1 || day > 31 {
 		return Quantity{}, p, false
 	}
@@ -39,15 +39,15 @@ func (s *scanner) numberFirstDate(p int) (Quantity, int, bool) {
 		j++
 	}
 	mt, ok := s.tok(j)
-	if !ok || mt.kind != tWord || !isUpper(mt.text[0]) {
+	if !ok || mt.Kind != tWord || !isUpper(mt.Text[0]) {
 		return Quantity{}, p, false
 	}
-	month, ok := months[strings.ToLower(mt.text)]
+	month, ok := months[strings.ToLower(mt.Text)]
 	if !ok {
 		return Quantity{}, p, false
 	}
 	j++
-	if s.isSym(j, ".") && len(mt.text) <= 4 {
+	if s.isSym(j, ".") && len(mt.Text) <= 4 {
 		j++
 	}
 	if q, next, ok := s.dayDate(month, day, p, j); ok {
@@ -69,39 +69,39 @@ const (
 // isoDate reports whether an ISO 8601 date "2024-02-15" starts at p.
 func (s *scanner) isoDate(p int) bool {
 	year, dash1, month, dash2, day := p+isoYear, p+isoDash1, p+isoMonth, p+isoDash2, p+isoDay
-	return s.isNum(year) && len(s.toks[year].text) == 4 && allDigits(s.toks[year].text) &&
+	return s.isNum(year) && len(s.toks[year].Text) == 4 && allDigits(s.toks[year].Text) &&
 		s.isSym(dash1, "-") && s.attached(dash1) && s.isNum(month) && s.attached(month) &&
-		len(s.toks[month].text) == 2 && allDigits(s.toks[month].text) &&
+		len(s.toks[month].Text) == 2 && allDigits(s.toks[month].Text) &&
 		s.isSym(dash2, "-") && s.attached(dash2) && s.isNum(day) && s.attached(day) &&
-		len(s.toks[day].text) <= 2 && allDigits(s.toks[day].text)
+		len(s.toks[day].Text) <= 2 && allDigits(s.toks[day].Text)
 }
 
 // monthFirstDate reads "January 1, 2024", "Jan. 1st 2024", "March 2023"
 // and "March of 2023" at i. A month and day with no year is skipped.
 func (s *scanner) monthFirstDate(i int) (Quantity, int, bool) {
-	month := months[strings.ToLower(s.toks[i].text)]
+	month := months[strings.ToLower(s.toks[i].Text)]
 	j := i + 1
-	if s.isSym(j, ".") && s.attached(j) && len(s.toks[i].text) <= 4 {
+	if s.isSym(j, ".") && s.attached(j) && len(s.toks[i].Text) <= 4 {
 		j++
 	}
 	if s.isWord(j, "of") && s.isNum(j+1) {
 		j++
 	}
 	t, ok := s.tok(j)
-	if !ok || t.kind != tNum || !allDigits(t.text) {
+	if !ok || t.Kind != tNum || !allDigits(t.Text) {
 		return Quantity{}, i + 1, false
 	}
-	if len(t.text) == 4 {
+	if len(t.Text) == 4 {
 		if s.attached(j+1) && (s.isWord(j+1, "s") || s.isSym(j+1, "-")) {
 			return Quantity{}, i + 1, false
 		}
-		q, ok := s.date(atoi(t.text), month, 1, MonthPrecision, i, j+1)
+		q, ok := s.date(atoi(t.Text), month, 1, MonthPrecision, i, j+1)
 		return q, j + 1, ok
 	}
-	if len(t.text) > 2 {
+	if len(t.Text) > 2 {
 		return Quantity{}, i + 1, false
 	}
-	day := atoi(t.text)
+	day := atoi(t.Text)
 	k := j + 1
 	if s.attached(k) && s.isWord(k, "st", "nd", "rd", "th") {
 		k++
@@ -121,10 +121,10 @@ func (s *scanner) dayDate(month, day, start, y int) (Quantity, int, bool) {
 	if s.isSym(y, ",") {
 		y++
 	}
-	if !s.isNum(y) || len(s.toks[y].text) != 4 || !allDigits(s.toks[y].text) {
+	if !s.isNum(y) || len(s.toks[y].Text) != 4 || !allDigits(s.toks[y].Text) {
 		return Quantity{}, 0, false
 	}
-	q, ok := s.date(atoi(s.toks[y].text), month, day, DayPrecision, start, y+1)
+	q, ok := s.date(atoi(s.toks[y].Text), month, day, DayPrecision, start, y+1)
 	return q, y + 1, ok
 }
 

@@ -66,7 +66,7 @@ func (s *scanner) each(yield func(q Quantity, ts, te int) bool) {
 		}
 		if ok {
 			ts := i
-			for ts > 0 && s.toks[ts].start > q.Start {
+			for ts > 0 && s.toks[ts].Start > q.Start {
 				ts--
 			}
 			if !yield(q, ts, next) {
@@ -86,38 +86,38 @@ func (s *scanner) at(i int) (Quantity, int, bool) {
 	// A quantity may open with one or two tokens before its figure: a
 	// sign, a currency symbol or code, or a prefix and a symbol ("US$").
 	next, second := i+1, i+2
-	switch t.kind {
+	switch t.Kind {
 	case tNum:
 		return s.number(i)
 	case tWord:
-		if _, ok := foldLookup(startWords, t.text); !ok {
+		if _, ok := foldLookup(startWords, t.Text); !ok {
 			return Quantity{}, next, false // most words: one lookup
 		}
-		if _, ok := foldLookup(months, t.text); ok && isUpper(t.text[0]) {
+		if _, ok := foldLookup(months, t.Text); ok && isUpper(t.Text[0]) {
 			if q, end, ok := s.monthFirstDate(i); ok || end > next {
 				return q, end, ok
 			}
 		}
 		// "US$5"
-		if _, ok := currencyPrefixWords[t.text]; ok && s.isSym(next, "$") && s.attached(next) && s.isNum(second) {
+		if _, ok := currencyPrefixWords[t.Text]; ok && s.isSym(next, "$") && s.attached(next) && s.isNum(second) {
 			return s.number(i)
 		}
 		// "EUR 5"
-		if f, ok := symbolUnits[t.text]; ok && f.kind == Money && s.isNum(next) {
+		if f, ok := symbolUnits[t.Text]; ok && f.kind == Money && s.isNum(next) {
 			return s.number(i)
 		}
 		return s.wordNumber(i)
 	default:
 		// "$5"
-		if _, ok := currencySymbols[t.text]; ok && s.isNum(next) {
+		if _, ok := currencySymbols[t.Text]; ok && s.isNum(next) {
 			return s.number(i)
 		}
 		// "-5", "+5"
-		if (t.text == "-" || t.text == "−" || t.text == "+") && s.isNum(next) && s.attached(next) && s.signable(i) {
+		if (t.Text == "-" || t.Text == "−" || t.Text == "+") && s.isNum(next) && s.attached(next) && s.signable(i) {
 			return s.number(i)
 		}
 		// "-$5"
-		if (t.text == "-" || t.text == "−") && s.attached(next) && s.currencyAt(next) != "" && s.isNum(second) {
+		if (t.Text == "-" || t.Text == "−") && s.attached(next) && s.currencyAt(next) != "" && s.isNum(second) {
 			return s.number(i)
 		}
 		return Quantity{}, next, false

@@ -79,8 +79,8 @@ func thousands(s string, sep byte) bool {
 // figureAt reads the figure at token p: digits, or spelled-out words.
 func (s *scanner) figureAt(p int) (figure, bool) {
 	t := s.toks[p]
-	if t.kind == tNum {
-		f, ok := parseDigits(t.text)
+	if t.Kind == tNum {
+		f, ok := parseDigits(t.Text)
 		f.next = p + 1
 		return f, ok
 	}
@@ -120,8 +120,8 @@ func (s *scanner) spelled(p int) (figure, bool) {
 	}
 	total, cur, step := 0.0, 0.0, 1.0
 	j, read := p, 0
-	for j < len(s.toks) && s.toks[j].kind == tWord {
-		w := strings.ToLower(s.toks[j].text)
+	for j < len(s.toks) && s.toks[j].Kind == tWord {
+		w := strings.ToLower(s.toks[j].Text)
 		if v, ok := ones[w]; ok {
 			cur += v
 		} else if v, ok := tens[w]; ok {
@@ -161,8 +161,8 @@ func (s *scanner) spelled(p int) (figure, bool) {
 // with its unit, or a spelled fraction of a whole ("half of", "two-thirds
 // of", "a quarter of") as a percentage.
 func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
-	_, isOne := foldLookup(ones, s.toks[i].text)
-	_, isTen := foldLookup(tens, s.toks[i].text)
+	_, isOne := foldLookup(ones, s.toks[i].Text)
+	_, isTen := foldLookup(tens, s.toks[i].Text)
 	if !isOne && !isTen && !s.isWord(i, "a", "an", "half") {
 		return Quantity{}, i + 1, false
 	}

@@ -48,7 +48,7 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	p := i
 	sign := 1.0
 	if s.isSym(p, "-", "−", "+") {
-		if s.toks[p].text != "+" {
+		if s.toks[p].Text != "+" {
 			sign = -1
 		} else if end, phone := s.phoneRun(p); phone {
 			return Quantity{}, end, false
@@ -56,12 +56,12 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 		p++
 	}
 	currency := ""
-	if t := s.toks[p]; t.kind == tWord {
-		if code, ok := currencyPrefixWords[t.text]; ok {
+	if t := s.toks[p]; t.Kind == tWord {
+		if code, ok := currencyPrefixWords[t.Text]; ok {
 			currency = code
 			p += prefixedSymbolTokens
 		} else {
-			currency = symbolUnits[t.text].unit
+			currency = symbolUnits[t.Text].unit
 			p++
 		}
 	} else if c := s.currencyAt(p); c != "" {
@@ -155,18 +155,18 @@ func (s *scanner) namePart(p int, f part) bool {
 		return false
 	}
 	prev, ok := s.tok(p - 1)
-	if !ok || prev.kind != tWord || !isUpper(prev.text[0]) || !s.toks[p].space || prev.line {
+	if !ok || prev.Kind != tWord || !isUpper(prev.Text[0]) || !s.toks[p].Space || prev.Line {
 		return false
 	}
-	w := strings.ToLower(prev.text)
+	w := strings.ToLower(prev.Text)
 	if _, month := months[w]; month || txt.ContextStop.Has(w) || hedgeWords[w] {
 		return false
 	}
-	if _, code := symbolUnits[prev.text]; code {
+	if _, code := symbolUnits[prev.Text]; code {
 		return false
 	}
 	before, ok := s.tok(p - 2)
-	return ok && !(before.kind == tSym && (before.text == "." || before.text == "!" || before.text == "?"))
+	return ok && !(before.Kind == tSym && (before.Text == "." || before.Text == "!" || before.Text == "?"))
 }
 
 // part reads the figure at p and what follows it: attached scale letters
@@ -193,27 +193,27 @@ func (s *scanner) after(f figure, currency string) part {
 		// A suffix of one token ("1st", "1990s") or two ("1990's").
 		afterSuffix, s2, afterSuffix2 := k+1, k+1, k+2
 		switch {
-		case t.kind == tWord && f.isInt && currency == "" && (t.text == "st" || t.text == "nd" || t.text == "rd" || t.text == "th"):
+		case t.Kind == tWord && f.isInt && currency == "" && (t.Text == "st" || t.Text == "nd" || t.Text == "rd" || t.Text == "th"):
 			pt.ordinal = true
 			pt.value, pt.step, pt.next = f.v, 1, afterSuffix
 			return pt
-		case t.kind == tWord && t.text == "s" && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0:
+		case t.Kind == tWord && t.Text == "s" && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0:
 			pt.decade = true
 			pt.value, pt.step, pt.next = f.v, 10, afterSuffix
 			return pt
-		case (t.text == "'" || t.text == "’") && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0 && s.isWord(s2, "s") && s.attached(s2):
+		case (t.Text == "'" || t.Text == "’") && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0 && s.isWord(s2, "s") && s.attached(s2):
 			pt.decade = true
 			pt.value, pt.step, pt.next = f.v, 10, afterSuffix2
 			return pt
-		case t.kind == tWord && currency != "" && currencyScales[t.text] != 0:
-			mult, pt.scaled = currencyScales[t.text], true
+		case t.Kind == tWord && currency != "" && currencyScales[t.Text] != 0:
+			mult, pt.scaled = currencyScales[t.Text], true
 			k++
-		case t.kind == tWord && attachedScales[t.text] != 0:
-			mult, pt.scaled = attachedScales[t.text], true
+		case t.Kind == tWord && attachedScales[t.Text] != 0:
+			mult, pt.scaled = attachedScales[t.Text], true
 			k++
-		case t.kind == tWord:
+		case t.Kind == tWord:
 			if _, _, ok := s.unitAt(k); !ok && !s.isSym(k+1, "²", "³") {
-				if sc, ok := scaleWords[strings.ToLower(t.text)]; ok {
+				if sc, ok := scaleWords[strings.ToLower(t.Text)]; ok {
 					mult, pt.scaled = sc, true
 					k++
 				} else {
@@ -224,11 +224,11 @@ func (s *scanner) after(f figure, currency string) part {
 		}
 	}
 	if !pt.scaled {
-		if sc, ok := scaleWords[s.lower(k)]; ok && s.toks[k].kind == tWord {
+		if sc, ok := scaleWords[s.lower(k)]; ok && s.toks[k].Kind == tWord {
 			mult, pt.scaled = sc, true
 			k++
-		} else if t, ok := s.tok(k); ok && currency != "" && !f.words && t.kind == tWord && (attachedScales[t.text] != 0 || currencyScales[t.text] != 0) {
-			mult, pt.scaled = attachedScales[t.text]+currencyScales[t.text], true // "$ 4.8 M"
+		} else if t, ok := s.tok(k); ok && currency != "" && !f.words && t.Kind == tWord && (attachedScales[t.Text] != 0 || currencyScales[t.Text] != 0) {
+			mult, pt.scaled = attachedScales[t.Text]+currencyScales[t.Text], true // "$ 4.8 M"
 			k++
 		}
 	}
@@ -272,7 +272,7 @@ func (s *scanner) after(f figure, currency string) part {
 		k++
 	}
 	if pt.kind == Number && pt.unit == "" && f.plain && !pt.scaled {
-		if e, ok := eras[s.lower(k)]; ok && isUpper(s.toks[k].text[0]) {
+		if e, ok := eras[s.lower(k)]; ok && isUpper(s.toks[k].Text[0]) {
 			pt.era = e
 			k++
 		}
@@ -283,7 +283,7 @@ func (s *scanner) after(f figure, currency string) part {
 
 // unitAt matches the longest unit form starting at token k.
 func (s *scanner) unitAt(k int) (unitForm, int, bool) {
-	if k >= len(s.toks) || s.toks[k].kind == tNum {
+	if k >= len(s.toks) || s.toks[k].Kind == tNum {
 		return unitForm{}, k, false
 	}
 	for n := min(maxUnitTokens, len(s.toks)-k); n >= 1; n-- {
@@ -291,7 +291,7 @@ func (s *scanner) unitAt(k int) (unitForm, int, bool) {
 		if f, ok := symbolUnits[key]; ok {
 			return f, k + n, true
 		}
-		if s.toks[k].kind == tWord {
+		if s.toks[k].Kind == tWord {
 			if f, ok := wordUnits[strings.ToLower(key)]; ok {
 				return f, k + n, true
 			}

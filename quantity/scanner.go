@@ -23,11 +23,11 @@ func (s *scanner) tok(i int) (token, bool) {
 // isSym reports whether token i is the symbol sym.
 func (s *scanner) isSym(i int, syms ...string) bool {
 	t, ok := s.tok(i)
-	if !ok || t.kind != tSym {
+	if !ok || t.Kind != tSym {
 		return false
 	}
 	for _, x := range syms {
-		if t.text == x {
+		if t.Text == x {
 			return true
 		}
 	}
@@ -37,11 +37,11 @@ func (s *scanner) isSym(i int, syms ...string) bool {
 // isWord reports whether token i is one of words, ignoring case.
 func (s *scanner) isWord(i int, words ...string) bool {
 	t, ok := s.tok(i)
-	if !ok || t.kind != tWord {
+	if !ok || t.Kind != tWord {
 		return false
 	}
 	for _, w := range words {
-		if strings.EqualFold(t.text, w) {
+		if strings.EqualFold(t.Text, w) {
 			return true
 		}
 	}
@@ -52,12 +52,12 @@ func (s *scanner) isWord(i int, words ...string) bool {
 // with no space.
 func (s *scanner) attached(i int) bool {
 	t, ok := s.tok(i)
-	return ok && !t.space
+	return ok && !t.Space
 }
 
 func (s *scanner) kindAt(i int) (tokKind, bool) {
 	t, ok := s.tok(i)
-	return t.kind, ok
+	return t.Kind, ok
 }
 
 func (s *scanner) isNum(i int) bool {
@@ -69,18 +69,18 @@ func (s *scanner) lower(i int) string {
 	if i < 0 || i >= len(s.toks) {
 		return ""
 	}
-	return strings.ToLower(s.toks[i].text)
+	return strings.ToLower(s.toks[i].Text)
 }
 
 // signable reports whether the sign at i stands alone before its number:
 // at the start, after a space, or after an opening bracket or a symbol.
 func (s *scanner) signable(i int) bool {
 	t := s.toks[i]
-	if t.space {
+	if t.Space {
 		return true
 	}
 	prev, _ := s.tok(i - 1)
-	return prev.kind == tSym && prev.text != "-" && prev.text != "." && prev.text != ","
+	return prev.Kind == tSym && prev.Text != "-" && prev.Text != "." && prev.Text != ","
 }
 
 // currencyAt returns the currency code of the symbol at token i ("$" ->
@@ -90,8 +90,8 @@ func (s *scanner) currencyAt(i int) string {
 	if !ok {
 		return ""
 	}
-	if t.kind == tSym {
-		return currencySymbols[t.text]
+	if t.Kind == tSym {
+		return currencySymbols[t.Text]
 	}
 	return ""
 }
@@ -100,21 +100,21 @@ func (s *scanner) currencyAt(i int) string {
 // the text has any whitespace. It slices the text, without allocating,
 // when the text already has single spaces.
 func (s *scanner) joined(from, to int) string {
-	raw := s.text[s.toks[from].start:s.toks[to-1].end]
+	raw := s.text[s.toks[from].Start:s.toks[to-1].End]
 	single := true
 	for j := from + 1; j < to && single; j++ {
-		gap := s.toks[j].start - s.toks[j-1].end
-		single = gap == 0 || (gap == 1 && s.text[s.toks[j-1].end] == ' ')
+		gap := s.toks[j].Start - s.toks[j-1].End
+		single = gap == 0 || (gap == 1 && s.text[s.toks[j-1].End] == ' ')
 	}
 	if single {
 		return raw
 	}
 	var b strings.Builder
 	for j := from; j < to; j++ {
-		if j > from && s.toks[j].space {
+		if j > from && s.toks[j].Space {
 			b.WriteByte(' ')
 		}
-		b.WriteString(s.toks[j].text)
+		b.WriteString(s.toks[j].Text)
 	}
 	return b.String()
 }
@@ -123,16 +123,16 @@ func (s *scanner) joined(from, to int) string {
 // spaces that contains p ("COVID-19-related", "10:30:00").
 func (s *scanner) skipJoined(p int) int {
 	j := p + 1
-	for j < len(s.toks) && !s.toks[j].space && s.toks[j].text != "," && s.toks[j].text != ";" &&
-		!(s.toks[j].text == "." && (j+1 >= len(s.toks) || s.toks[j+1].space)) {
+	for j < len(s.toks) && !s.toks[j].Space && s.toks[j].Text != "," && s.toks[j].Text != ";" &&
+		!(s.toks[j].Text == "." && (j+1 >= len(s.toks) || s.toks[j+1].Space)) {
 		j++
 	}
 	return j
 }
 
 func (s *scanner) finish(q Quantity, start, end int) Quantity {
-	q.Start = s.toks[start].start
-	q.End = s.toks[end-1].end
+	q.Start = s.toks[start].Start
+	q.End = s.toks[end-1].End
 	q.Text = s.text[q.Start:q.End]
 	return q
 }

@@ -13,37 +13,37 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	before2, before, after, after2, after3 := p-2, p-1, p+1, p+2, p+3
 	prev, hasPrev := s.tok(before)
 	// Joined to a word or number: "G7", "CO2", "v1.2", "H1N1".
-	if hasPrev && !t.space && (prev.kind == tWord || prev.kind == tNum) {
+	if hasPrev && !t.Space && (prev.Kind == tWord || prev.Kind == tNum) {
 		return s.skipJoined(p), true
 	}
 	// Hyphen-joined to a word: "COVID-19", "B-52", but "mid-2020" is a year.
-	if hasPrev && !t.space && prev.kind == tSym && (prev.text == "-" || prev.text == "_" || prev.text == "/" || prev.text == ".") {
-		if pp, ok := s.tok(before2); ok && !prev.space && (pp.kind == tWord || pp.kind == tNum) {
-			if !(pp.kind == tWord && prev.text == "-" && yearAffixes[strings.ToLower(pp.text)]) {
+	if hasPrev && !t.Space && prev.Kind == tSym && (prev.Text == "-" || prev.Text == "_" || prev.Text == "/" || prev.Text == ".") {
+		if pp, ok := s.tok(before2); ok && !prev.Space && (pp.Kind == tWord || pp.Kind == tNum) {
+			if !(pp.Kind == tWord && prev.Text == "-" && yearAffixes[strings.ToLower(pp.Text)]) {
 				return s.skipJoined(p), true
 			}
 		}
 	}
 	// "#1", "No. 5", "Figure 3", "p. 12".
-	if hasPrev && prev.kind == tSym && prev.text == "#" {
+	if hasPrev && prev.Kind == tSym && prev.Text == "#" {
 		return after, true
 	}
-	if hasPrev && prev.kind == tWord && labelWords[strings.ToLower(prev.text)] && strings.ToLower(prev.text) != "no" {
+	if hasPrev && prev.Kind == tWord && labelWords[strings.ToLower(prev.Text)] && strings.ToLower(prev.Text) != "no" {
 		return s.skipJoined(p), true
 	}
-	if hasPrev && prev.kind == tSym && prev.text == "." && before2 >= 0 && s.toks[before2].kind == tWord && labelWords[strings.ToLower(s.toks[before2].text)] {
+	if hasPrev && prev.Kind == tSym && prev.Text == "." && before2 >= 0 && s.toks[before2].Kind == tWord && labelWords[strings.ToLower(s.toks[before2].Text)] {
 		return s.skipJoined(p), true
 	}
 	// "[12]" citation markers and "(3)" enumerations.
 	if s.isSym(before, "[") && s.isSym(after, "]") {
 		return after2, true
 	}
-	if s.isSym(before, "(") && s.isSym(after, ")") && len(t.text) <= 2 {
+	if s.isSym(before, "(") && s.isSym(after, ")") && len(t.Text) <= 2 {
 		return after2, true
 	}
 	// "1." or "2)" opening a line.
-	if t.line && len(t.text) <= 3 && allDigits(t.text) && s.isSym(after, ".", ")") && s.attached(after) {
-		if n, ok := s.tok(after2); !ok || n.space {
+	if t.Line && len(t.Text) <= 3 && allDigits(t.Text) && s.isSym(after, ".", ")") && s.attached(after) {
+		if n, ok := s.tok(after2); !ok || n.Space {
 			return after2, true
 		}
 	}
@@ -58,7 +58,7 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	if end, phone := s.phoneRun(p); phone {
 		return end, true
 	}
-	if allDigits(t.text) && ((len(t.text) > 1 && t.text[0] == '0') || len(t.text) >= 10) {
+	if allDigits(t.Text) && ((len(t.Text) > 1 && t.Text[0] == '0') || len(t.Text) >= 10) {
 		return s.skipJoined(p), true
 	}
 	return p, false
@@ -79,8 +79,8 @@ func (s *scanner) phoneRun(p int) (int, bool) {
 	}
 	// "(555) 123-4567", p at the area code.
 	open, area, close, exchange, dash, line, end := p-1, p, p+1, p+2, p+3, p+4, p+5
-	if s.isSym(open, "(") && s.isNum(area) && len(s.toks[area].text) == 3 && s.isSym(close, ")") &&
-		s.isNum(exchange) && len(s.toks[exchange].text) == 3 && s.isSym(dash, "-", ".") && s.isNum(line) && len(s.toks[line].text) == 4 {
+	if s.isSym(open, "(") && s.isNum(area) && len(s.toks[area].Text) == 3 && s.isSym(close, ")") &&
+		s.isNum(exchange) && len(s.toks[exchange].Text) == 3 && s.isSym(dash, "-", ".") && s.isNum(line) && len(s.toks[line].Text) == 4 {
 		return end, true
 	}
 	digits, groups := 0, 0
@@ -88,10 +88,10 @@ func (s *scanner) phoneRun(p int) (int, bool) {
 		if s.isSym(j, "(") && s.isNum(j+1) {
 			j++
 		}
-		if !s.isNum(j) || !allDigits(s.toks[j].text) {
+		if !s.isNum(j) || !allDigits(s.toks[j].Text) {
 			break
 		}
-		digits += len(s.toks[j].text)
+		digits += len(s.toks[j].Text)
 		groups++
 		j++
 		if s.isSym(j, ")") {
@@ -103,7 +103,7 @@ func (s *scanner) phoneRun(p int) (int, bool) {
 			j++
 			continue
 		}
-		if plus && s.isNum(j) && len(s.toks[j].text) <= 4 {
+		if plus && s.isNum(j) && len(s.toks[j].Text) <= 4 {
 			continue
 		}
 		break

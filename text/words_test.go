@@ -79,3 +79,28 @@ func TestPhraseWords(t *testing.T) {
 		t.Errorf("PhraseWords (-want +got):\n%s", diff)
 	}
 }
+
+func TestSpans(t *testing.T) {
+	in := "Rose 8.5%,\n1,000 km—naïve \xff"
+	got := Spans(in, nil)
+	type span struct {
+		text        string
+		kind        SpanKind
+		space, line bool
+	}
+	var spans []span
+	for _, s := range got {
+		if in[s.Start:s.End] != s.Text {
+			t.Errorf("span %q at [%d,%d) is not the input there, %q", s.Text, s.Start, s.End, in[s.Start:s.End])
+		}
+		spans = append(spans, span{s.Text, s.Kind, s.Space, s.Line})
+	}
+	want := []span{
+		{"Rose", SpanWord, true, true}, {"8.5", SpanNumber, true, false}, {"%", SpanSymbol, false, false},
+		{",", SpanSymbol, false, false}, {"1,000", SpanNumber, true, true}, {"km", SpanWord, true, false},
+		{"—", SpanSymbol, false, false}, {"naïve", SpanWord, false, false}, {"\xff", SpanSymbol, true, false},
+	}
+	if diff := cmp.Diff(want, spans, cmp.AllowUnexported(span{})); diff != "" {
+		t.Errorf("Spans (-want +got):\n%s", diff)
+	}
+}
