@@ -92,12 +92,13 @@ var SearchStop = stopList(&SnowballStop, modals+" also upon whether", "")
 var EmbedStop = stopList(&SnowballStop, "could might must shall would 's 're 've 'll 'd 'm", "don no nor not now s t")
 
 // CitationStop is what the citation checker leaves out of the word
-// overlap between a cited claim and the page: the Snowball list with
-// "also", "could", "would" and the words of attribution ("according",
-// "said", "reported", "per"), which a claim and its source use about
-// different speakers.
-var CitationStop = stopList(&SnowballStop, "also could would according per reported reports said says",
-	"don herself himself myself now ourselves s t themselves yourself yourselves")
+// overlap between a cited claim and the page: SearchStop with the words of
+// attribution ("according", "said", "reported", "per"), which a claim and
+// its source use about different speakers. (The checker had a list of its
+// own, Snowball's with 20 words' difference; this one left its golden
+// fixtures and its SciFact claim-in-source figures on all 919 pairs
+// unchanged.)
+var CitationStop = stopList(&SearchStop, "according per reported reports said says", "")
 
 // AlignStop is what the NLI judge leaves out of alignment and overlap
 // (Tokenize's words), and what its features count as function words.
