@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/verity-fc/verity/quantity"
+	txt "github.com/verity-fc/verity/text"
 )
 
 // Claim kinds, strongest signal first. They decide how an unsourced claim
@@ -254,15 +255,15 @@ var genericNameWords = map[string]bool{
 // the name ("McKinsey" of "McKinsey & Company"; "Khan" and "Academy" of
 // "Khan Academy") stands in text as a whole word, case ignored.
 func mentions(text, entity string) bool {
-	lower := " " + strings.ToLower(strings.Join(strings.FieldsFunc(text, notWordRune), " ")) + " "
+	lower := " " + strings.Join(txt.Words(text), " ") + " "
 	var distinctive []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(entity), notWordRune) {
+	for _, w := range txt.Words(entity) {
 		if !genericNameWords[w] {
 			distinctive = append(distinctive, w)
 		}
 	}
 	if len(distinctive) == 0 {
-		distinctive = strings.FieldsFunc(strings.ToLower(entity), notWordRune)
+		distinctive = txt.Words(entity)
 	}
 	if len(distinctive) == 0 {
 		return false
@@ -284,7 +285,7 @@ func domainNames(domain, entity string) bool {
 	}
 	host := strings.ReplaceAll(strings.ToLower(domain), "-", "")
 	var all, distinctive strings.Builder
-	for _, w := range strings.FieldsFunc(strings.ToLower(entity), notWordRune) {
+	for _, w := range txt.Words(entity) {
 		all.WriteString(w)
 		if !genericNameWords[w] {
 			distinctive.WriteString(w)
@@ -297,5 +298,3 @@ func domainNames(domain, entity string) bool {
 	}
 	return false
 }
-
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
