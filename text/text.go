@@ -1,26 +1,30 @@
-// Package text is verity's text analysis, the one home of its tokenisers,
-// stemmers, stop-word lists and word overlap, and of sentence windows:
+// Package text is verity's text analysis: its tokenisers, stemmers,
+// stop-word lists and word overlap, and sentence windows, each named for
+// what its consumer needs:
 //
 //   - Tokenize: the NLI judge's tokens (words and numbers, with stems,
 //     capitals and thousands separators);
 //   - Words, SearchTerm, SearchTerms: full-text search's words and terms
-//     (package retrieval);
+//     (package retrieval), Words also the citation checker's names;
 //   - GloVeTokens: the tokens of GloVe's corpus, which the word vectors
-//     and the built-in embedder look up;
+//     and the built-in embedder look up (package wordvec, embedding);
+//   - Spans: words, numbers and symbols with their offsets (package
+//     quantity);
+//   - PhraseWords: words keeping inner apostrophes, hyphens and decimal
+//     points (the built-in agent roles);
 //   - CitationTerms, PairWords: the words the citation checker and the NLI
 //     training data match by;
-//   - Porter2 (Snowball English) and Stem (Porter2 after mapping irregular
-//     forms together): the stemmers;
-//   - the stop-word lists (SnowballStop and the lists of the consumers
-//     that differ from it, all in stop.go);
+//   - Porter2 (Snowball English), Stem (Porter2 after mapping irregular
+//     forms together) and FoldPlural (plural endings only): the stemmers;
+//   - the stop-word lists, all in stop.go;
 //   - Overlap, SetOverlap: the share of a claim's terms a passage holds;
 //   - BestWindow: the run of sentences of a passage that best covers a
 //     claim.
 //
-// Consumers that need other behaviour (keep numbers, keep case, another
-// stop list) get a named analyzer or list here, not a copy of their own;
+// A consumer that needs other behaviour (keep numbers, keep case, another
+// stop list) gets a named analyzer or list here, not a copy of its own;
 // internal/deptest checks that no other package defines a stop-word list
-// or imports the Snowball stemmer.
+// or imports a Snowball stemmer.
 package text
 
 import (
