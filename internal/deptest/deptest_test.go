@@ -295,14 +295,19 @@ func TestStandardLibraryOnly(t *testing.T) {
 	}
 }
 
-// stopListName matches the names a package-level stop-word list goes by.
-var stopListName = regexp.MustCompile(`(?i)stop.?words?$|^stop$|stoplist`)
+// stopListName matches the names a package-level stop-word list goes by,
+// stemmerName those of a stemming function.
+var (
+	stopListName = regexp.MustCompile(`(?i)stop.?words?$|^stop$|stoplist`)
+	stemmerName  = regexp.MustCompile(`(?i)^(stem|stemmer|porter2?|snowball)$`)
+)
 
 // TestOneTextAnalysis keeps package text the one home of verity's
 // stemmers and stop-word lists: no other package imports a Snowball
-// stemmer, and none defines a package-level stop-word list of its own (a
-// variable named like one whose value holds string literals). A consumer
-// that needs other words left out gets a named list in text/stop.go.
+// stemmer or declares a function named like a stemmer ("stem"), and none
+// defines a package-level stop-word list of its own (a variable named like
+// one whose value holds string literals). A consumer that needs other
+// words left out gets a named list in text/stop.go.
 func TestOneTextAnalysis(t *testing.T) {
 	checked := 0
 	for _, p := range listPackages(t) {
@@ -316,8 +321,12 @@ func TestOneTextAnalysis(t *testing.T) {
 		}
 		for _, f := range p.GoFiles {
 			checked++
-			for _, name := range stopLists(t, filepath.Join(p.Dir, f)) {
+			lists, stemmers := textAnalysis(t, filepath.Join(p.Dir, f))
+			for _, name := range lists {
 				t.Errorf("%s: %s defines its own stop-word list %s; use or add a list in text/stop.go", p.ImportPath, f, name)
+			}
+			for _, name := range stemmers {
+				t.Errorf("%s: %s defines its own stemmer %s; use text.Porter2 or text.Stem", p.ImportPath, f, name)
 			}
 		}
 	}
@@ -326,16 +335,19 @@ func TestOneTextAnalysis(t *testing.T) {
 	}
 }
 
-// stopLists returns the package-level variables of a Go file that look
-// like stop-word lists: named like one, with string literals in the value.
-func stopLists(t *testing.T, path string) []string {
+// textAnalysis returns the package-level variables of a Go file that look
+// like stop-word lists (named like one, with string literals in the value)
+// and its functions named like a stemmer.
+func textAnalysis(t *testing.T, path string) (lists, stemmers []string) {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
 	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && stemmerName.MatchString(fn.Name.Name) {
+			stemmers = append(stemmers, fn.Name.Name)
+		}
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.VAR {
 			continue
@@ -354,22 +366,26 @@ func stopLists(t *testing.T, path string) []string {
 					return !literal
 				})
 				if literal {
-					out = append(out, n.Name)
+					lists = append(lists, n.Name)
 				}
 			}
 		}
 	}
-	return out
+	return lists, stemmers
 }
 
-func TestStopListsFound(t *testing.T) {
+func TestTextAnalysisFound(t *testing.T) {
 	dir := t.TempDir()
-	src := "package p\n\nvar stopwords = map[string]bool{\"the\": true}\n\nvar (\n\tx = 1\n\tStopWords = set(`a an`)\n)\n\nvar stopwordsCopy = other.Set()\nvar noStop = f()\n"
+	src := "package p\n\nvar stopwords = map[string]bool{\"the\": true}\n\nvar (\n\tx = 1\n\tStopWords = set(`a an`)\n)\n\nvar stopwordsCopy = other.Set()\nvar noStop = f()\n\nfunc stem(w string) string { return w }\n\nfunc stems() {}\n"
 	path := filepath.Join(dir, "p.go")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := stopLists(t, path), []string{"stopwords", "StopWords"}; !slices.Equal(got, want) {
-		t.Errorf("stopLists = %q, want %q", got, want)
+	lists, stemmers := textAnalysis(t, path)
+	if want := []string{"stopwords", "StopWords"}; !slices.Equal(lists, want) {
+		t.Errorf("stop-word lists found: %q, want %q", lists, want)
+	}
+	if want := []string{"stem"}; !slices.Equal(stemmers, want) {
+		t.Errorf("stemmers found: %q, want %q", stemmers, want)
 	}
 }
