@@ -87,8 +87,8 @@ var SearchStop = stopList(&SnowballStop, modals+" also upon whether", "")
 // the modals and the clitics GloVe's tokenisation splits off ("'s",
 // "'re"), but keeping the negations ("no", "nor", "not": frequent, so SIF
 // already weighs them lightly, and still content) and "now", and without
-// "don", "s" and "t", which that tokenisation never produces as words of
-// their own.
+// "don", "s" and "t": the list the embedder's settings were measured with,
+// which its stored vectors depend on.
 var EmbedStop = stopList(&SnowballStop, "could might must shall would 's 're 've 'll 'd 'm", "don no nor not now s t")
 
 // CitationStop is what the citation checker leaves out of the word
@@ -101,9 +101,10 @@ var EmbedStop = stopList(&SnowballStop, "could might must shall would 's 're 've
 var CitationStop = stopList(&SearchStop, "according per reported reports said says", "")
 
 // AlignStop is what the NLI judge leaves out of alignment and overlap
-// (Tokenize's words), and what its features count as function words.
-// Negations, quantifiers and modals are on it too: the judge reads them
-// through features and input channels of their own.
+// (Tokenize's words), and what its features count as function words; the
+// shipped model was trained with it. Negations, quantifiers and modals
+// are on it too: the judge reads them through features and input channels
+// of their own.
 var AlignStop = stopList(nil, `a about all also an and any are as at be been being both but by called
 	can could did do does each for from had has have he her here him his how i if in into is it its just
 	known less many may me might more most my named no not of on one only or other our out over s shall
@@ -117,7 +118,10 @@ var AboutStop = stopList(&AlignStop, `above after am another before below betwee
 	within without yet`, "")
 
 // LexiconStop is what the built-in agent roles (agents/internal/lexicon)
-// leave out of their content words.
+// leave out of their content words. SearchStop and AboutStop in its place
+// were measured on the roles' labelled samples (go test -run
+// TestLabeledData ./agents/entail ./agents/jury) and each lost a claim
+// somewhere, so it stays.
 var LexiconStop = stopList(nil, `a an the and or but nor of to in on at by for with from as into onto
 	over under about than then that this these those there their its it it's is are was were be been being
 	am has have had do does did not no so such very can will would should shall must may might could he
@@ -128,7 +132,8 @@ var LexiconStop = stopList(nil, `a an the and or but nor of to in on at by for w
 // ContextStop is what package quantity leaves out of the words around a
 // figure that pair a claim's figure with a source's: function words and
 // the approximators ("about", "nearly", "least") that qualify a figure
-// rather than say what it counts.
+// rather than say what it counts. The NLI judge's features use those
+// pairings, so the list is part of what the model was trained on.
 var ContextStop = stopList(nil, `the a an of in on at to for by and or as is was were are be been has
 	had have it its this that these those with from than more less about over under some which who their
 	there they he she his her into since per all also but not around nearly almost least most up s`, "")
