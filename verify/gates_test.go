@@ -75,6 +75,11 @@ func TestAboutness(t *testing.T) {
 		{"The Soviet Union launched Sputnik 1.", "The launch of Sputnik 1 by the Soviet Union shocked the world.", 1, 1},
 		// A claim of figures only is about every passage.
 		{"1937.", "Anything at all.", 1, 1},
+		// A name's initials stand for it, either way round.
+		{"The ISS has had a crew on board since 2000.", "The International Space Station has had a crew on board since 2000.", 1, 1},
+		{"The International Space Station has had a crew on board since 2000.", "The ISS has had a crew on board since 2000.", 1, 1},
+		// Initials match only a word the other text writes in capitals.
+		{"The International Space Station has had a crew on board since 2000.", "The iss of the crew on board since 2000.", 0.25, 0.25},
 	} {
 		got := bestWindow(claimTerms(tc.claim), tc.passage).about
 		if got < tc.min-1e-9 || got > tc.max+1e-9 {
@@ -297,6 +302,73 @@ func TestSameSlotNumericMismatch(t *testing.T) {
 	}
 }
 
+// TestUnrelatedNeitherEntailsNorIsJudged: a passage that speaks of less
+// than half of the claim (verify.min_about_entail) counts on neither side
+// and is not judged; between that and verify.min_about it may entail but
+// not contradict.
+func TestUnrelatedNeitherEntailsNorIsJudged(t *testing.T) {
+	claim := "Fewer than 2,000 active spacecraft orbited Earth at the start of 2024."
+	ps := []evidence.Judged{
+		// Judges read an unrelated passage with the claim's year as
+		// entailment now and then.
+		passage("a", "a.org", "2024 overtook 2023 as the warmest year on record."),
+		passage("b", "b.org", "Orbital launch attempts reached a new record in 2024, and most spacecraft flew on reused stages."),
+	}
+	var judged []string
+	j := judgeFunc(func(ps []string) { judged = append(judged, ps...) })
+	s := New(&fakeRetriever{}, j, scoring.New(scoring.DefaultConfig(), nil), noNumbers, Limits{})
+	res, err := s.Assess(context.Background(), claim, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(judged) != 0 {
+		t.Errorf("judged %q, want none: both passages are unrelated", judged)
+	}
+	for _, p := range res.Passages {
+		if p.SetAside != evidence.SetAsideUnrelated || p.Neutral != 1 {
+			t.Errorf("passage %s: about %.2f, set_aside %q, judgment %+v; want %q and neutral 1", p.ID, p.About, p.SetAside, p.Judgment, evidence.SetAsideUnrelated)
+		}
+	}
+	// With a judge that entails them, they still do not count.
+	res = assess(t, Limits{}, scoring.DefaultConfig(), mapJudge{"2024": entails}, claim, ps...)
+	if res.Features.EMax != 0 || res.Verdict != evidence.NotEnoughEvidence {
+		t.Errorf("e_max %.2f, verdict %s; want 0 and Not enough evidence", res.Features.EMax, res.Verdict)
+	}
+	// Turned off, the judge's entailment counts again.
+	res = assess(t, Limits{MinAboutEntail: -1}, scoring.DefaultConfig(), mapJudge{"2024": entails}, claim, ps...)
+	if res.Features.EMax != 0.9 {
+		t.Errorf("with the gate off: e_max %.2f, want 0.9", res.Features.EMax)
+	}
+	// Half the claim's words: may entail, may not contradict.
+	half := "Active spacecraft were counted at the start of 2024."
+	for _, tc := range []struct {
+		judge      evidence.Judgment
+		emax, cmax float64
+	}{{entails, 0.9, 0}, {contradicts, 0.05, 0}} {
+		res = assess(t, Limits{}, scoring.DefaultConfig(), mapJudge{"counted": tc.judge}, claim, passage("c", "c.org", half))
+		if p := res.Passages[0]; p.SetAside != evidence.SetAsideNotAbout || res.Features.EMax != tc.emax || res.Features.CMax != tc.cmax {
+			t.Errorf("about %.2f, set_aside %q, e_max %.2f, c_max %.2f; want %q, %.2f, %.2f", p.About, p.SetAside, res.Features.EMax, res.Features.CMax, evidence.SetAsideNotAbout, tc.emax, tc.cmax)
+		}
+	}
+}
+
+// TestJudgeReadsResolvedSubjects: the judge reads a passage with the
+// subject of each sentence that leans on the ones before resolved, in
+// order, so that a pronoun after a sentence that opens with a possessive
+// resolves to the name, not to a name in passing.
+func TestJudgeReadsResolvedSubjects(t *testing.T) {
+	text := "The ARPANET was a packet-switching network. Its first link, between UCLA and the Stanford Research Institute, carried a message in 1969. The network grew to several dozen sites. It was decommissioned in 1990."
+	var judged []string
+	j := judgeFunc(func(ps []string) { judged = append(judged, ps...) })
+	s := New(&fakeRetriever{}, j, scoring.New(scoring.DefaultConfig(), nil), noNumbers, Limits{})
+	if _, err := s.Assess(context.Background(), "The ARPANET was decommissioned in 1990.", []evidence.Judged{passage("a", "a.org", text)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(judged) != 1 || !strings.HasSuffix(judged[0], "The ARPANET was decommissioned in 1990.") || !strings.Contains(judged[0], "The ARPANET's first link") {
+		t.Errorf("judged %q, want the passage with its subjects resolved", judged)
+	}
+}
+
 func TestReasonCodes(t *testing.T) {
 	claim := "The Golden Gate Bridge opened in 1937."
 	// Each passage words the fact its own way, so none is a near-copy.
@@ -329,7 +401,7 @@ func TestReasonCodes(t *testing.T) {
 		{evidence.ReasonWeakEntailment, scoring.DefaultConfig(), mapJudge{"said": weakE}, []evidence.Judged{about("a", "a.org")}, evidence.NotEnoughEvidence, []string{"0.60", "0.70"}},
 		{evidence.ReasonWeakContradiction, scoring.DefaultConfig(), mapJudge{"said": weakC}, []evidence.Judged{about("a", "a.org")}, evidence.NotEnoughEvidence, []string{"0.60", "0.70"}},
 		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{}, nil, evidence.NotEnoughEvidence, []string{"No passage"}},
-		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{"Eiffel": contradicts}, []evidence.Judged{passage("x", "x.org", "The Eiffel Tower opened in 1889.")}, evidence.NotEnoughEvidence, []string{"1 judged"}},
+		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{"Eiffel": contradicts}, []evidence.Judged{passage("x", "x.org", "The Eiffel Tower opened in 1889.")}, evidence.NotEnoughEvidence, []string{"of 1 passages found"}},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			res := assess(t, Limits{}, tc.cfg, tc.judge, claim, tc.ps...)
