@@ -277,3 +277,30 @@ func set(words string) map[string]bool {
 	}
 	return m
 }
+
+// statement returns the window of one or two consecutive sentences of
+// sents that covers most of the claim's terms and, among those, states the
+// claim's figures as the claim does (num agrees), and whether it does:
+// "The ARPANET was formally shut down in 1990." rather than "On 1 January
+// 1983 the ARPANET switched ...", which cover the claim's words alike.
+func statement(claim string, terms []term, sents []string, num NumChecker) (string, bool) {
+	best := -1.0
+	var ties []string
+	for n := 1; n <= 2; n++ {
+		for i := 0; i+n <= len(sents); i++ {
+			w := strings.Join(sents[i:i+n], " ")
+			switch a := bestWindow(terms, w).about; {
+			case a > best+1e-9:
+				best, ties = a, append(ties[:0], w)
+			case a > best-1e-9:
+				ties = append(ties, w)
+			}
+		}
+	}
+	for _, w := range ties {
+		if nc := num(claim, w); nc.Applicable && nc.OK {
+			return w, true
+		}
+	}
+	return "", false
+}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -416,4 +417,70 @@ func TestReasonCodes(t *testing.T) {
 		})
 	}
 	// superseded is covered by TestSuperseded.
+}
+
+// TestStatementEntails: a paragraph's other sentences dilute the judge's
+// entailment; a passage whose sentence about the claim states the claim's
+// figures keeps the entailment of that sentence read alone. Only
+// entailment rises, and only where the figures agree.
+func TestStatementEntails(t *testing.T) {
+	claim := "The ARPANET was decommissioned in 1990."
+	years := func(claim, text string) evidence.NumCheck {
+		switch {
+		case strings.Contains(text, "1990"):
+			return evidence.NumCheck{Applicable: true, OK: true}
+		case strings.Contains(text, "1991"):
+			return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "1990", Source: "1991"}}}
+		}
+		return evidence.NumCheck{}
+	}
+	para := func(last string) string {
+		return "On 1 January 1983 the ARPANET switched to TCP/IP. The ARPANET itself had carried its first message in 1969. TCP/IP let separate networks exchange traffic. " + last
+	}
+	weak := evidence.Judgment{Entail: 0.2, Contradict: 0.4, Neutral: 0.4}
+	// The whole paragraph (it opens with "On 1 January") reads weak; a
+	// window read alone reads as the map says.
+	judge := func(window evidence.Judgment) Judge {
+		return textJudge(func(p string) evidence.Judgment {
+			if strings.HasPrefix(p, "On 1 January") {
+				return weak
+			}
+			return window
+		})
+	}
+	for _, tc := range []struct {
+		name    string
+		last    string
+		window  evidence.Judgment
+		entail  float64
+		contrad float64
+	}{
+		{"the statement with the claim's figure", "The ARPANET was formally shut down in 1990.", entails, 0.9, 0.05},
+		{"the window contradicts: only entailment rises", "The ARPANET was formally shut down in 1990.", contradicts, 0.2, 0.4},
+		{"another figure", "The ARPANET was formally shut down in 1991.", entails, 0.2, 0.4},
+		{"no figure", "The ARPANET was formally shut down.", entails, 0.2, 0.4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(&fakeRetriever{}, judge(tc.window), scoring.New(scoring.DefaultConfig(), nil), years, Limits{})
+			res, err := s.Assess(context.Background(), claim, []evidence.Judged{passage("a", "a.org", para(tc.last))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := res.Passages[0]
+			if math.Abs(p.Entail-tc.entail) > 1e-9 || math.Abs(p.Contradict-tc.contrad) > 0.01 || math.Abs(p.Entail+p.Contradict+p.Neutral-1) > 1e-9 {
+				t.Errorf("judgment %+v, want entail %.2f, contradict %.2f, summing to 1", p.Judgment, tc.entail, tc.contrad)
+			}
+		})
+	}
+}
+
+// textJudge judges each passage with its function.
+type textJudge func(p string) evidence.Judgment
+
+func (f textJudge) Judge(_ context.Context, _ string, ps []string) ([]evidence.Judgment, error) {
+	out := make([]evidence.Judgment, len(ps))
+	for i, p := range ps {
+		out[i] = f(p)
+	}
+	return out, nil
 }

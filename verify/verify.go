@@ -325,6 +325,9 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 		for k, i := range idx {
 			judged[i].Judgment = js[k]
 		}
+		if err := s.judgeStatements(ctx, claim, terms, judged, idx); err != nil {
+			return evidence.Result{}, err
+		}
 	}
 	judgedAt := s.now()
 	counted := s.gated(claim, claimYear, terms, judged)
@@ -344,6 +347,67 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 		res.Citations = []evidence.Citation{}
 	}
 	return res, nil
+}
+
+// judgeStatements lets a passage entail the claim as much as its
+// statement of the claim's figures does. The judge reads a paragraph
+// whole, and its other sentences and figures dilute a statement the
+// claim makes word for word ("Construction of the Golden Gate Bridge began
+// on 5 January 1933" entails itself at 0.91 alone and at 0.55 as the first
+// of four sentences). A passage of more than two sentences that may entail
+// the claim (aboutness >= Limits.MinAboutEntail) and whose window of one or two
+// sentences that covers most of the claim's words states the claim's
+// figures as the claim does (the numeric check agrees) is judged again on
+// that window, with its subjects resolved, and keeps the higher
+// entailment, its contradiction and neutral scaled to the rest. Only
+// entailment is raised: a window read alone also contradicts more
+// readily. Passages are those of judged at the indices idx.
+func (s *Service) judgeStatements(ctx context.Context, claim string, terms []term, judged []evidence.Judged, idx []int) error {
+	var texts []string
+	var at []int
+	for _, i := range idx {
+		if judged[i].About < s.limits.MinAboutEntail {
+			continue
+		}
+		sents := resolvedSentences(judged[i].Text)
+		if len(sents) <= 2 {
+			continue
+		}
+		w, ok := statement(claim, terms, sents, s.num)
+		if !ok {
+			continue
+		}
+		texts = append(texts, w)
+		at = append(at, i)
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	js, err := s.judge.Judge(ctx, claim, texts)
+	if err != nil {
+		return fmt.Errorf("judge passages: %w", err)
+	}
+	if len(js) != len(texts) {
+		return fmt.Errorf("judge passages: got %d judgments for %d statements", len(js), len(texts))
+	}
+	for k, i := range at {
+		judged[i].Judgment = withEntail(judged[i].Judgment, js[k].Entail)
+	}
+	return nil
+}
+
+// withEntail returns j with its entailment raised to e when e is higher,
+// its contradiction and neutral scaled to keep the sum at 1.
+func withEntail(j evidence.Judgment, e float64) evidence.Judgment {
+	if e <= j.Entail {
+		return j
+	}
+	rest := j.Contradict + j.Neutral
+	if rest <= 0 {
+		return evidence.Judgment{Entail: 1}
+	}
+	k := (1 - e) / rest
+	return evidence.Judgment{Entail: e, Contradict: j.Contradict * k, Neutral: j.Neutral * k}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
