@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -280,7 +282,11 @@ func set(words string) map[string]bool {
 
 // statement returns the window of one or two consecutive sentences of
 // sents that covers most of the claim's terms and, among those, states the
-// claim's figures as the claim does (num agrees), and whether it does:
+// claim's figures as the claim does, and whether it does. Stating is
+// agreeing (num) and writing every numeral the claim writes: "more than
+// 9,000 spacecraft" agrees with "more than 5,000 satellites" but does not
+// state it. The numerals choose between windows that cover the claim's
+// words alike:
 // "The ARPANET was formally shut down in 1990." rather than "On 1 January
 // 1983 the ARPANET switched ...", which cover the claim's words alike.
 func statement(claim string, terms []term, sents []string, num NumChecker) (string, bool) {
@@ -297,10 +303,24 @@ func statement(claim string, terms []term, sents []string, num NumChecker) (stri
 			}
 		}
 	}
+	figures := numeralRe.FindAllString(claim, -1)
 	for _, w := range ties {
-		if nc := num(claim, w); nc.Applicable && nc.OK {
+		if nc := num(claim, w); nc.Applicable && nc.OK && containsAll(numeralRe.FindAllString(w, -1), figures) {
 			return w, true
 		}
 	}
 	return "", false
+}
+
+// numeralRe finds the numerals a text writes: "1990", "9,000", "5.5".
+var numeralRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// containsAll reports whether have holds every string of want.
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

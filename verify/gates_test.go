@@ -427,7 +427,7 @@ func TestStatementEntails(t *testing.T) {
 	claim := "The ARPANET was decommissioned in 1990."
 	years := func(claim, text string) evidence.NumCheck {
 		switch {
-		case strings.Contains(text, "1990"):
+		case strings.Contains(text, "1990"), strings.Contains(text, "between 1989 and 1991"):
 			return evidence.NumCheck{Applicable: true, OK: true}
 		case strings.Contains(text, "1991"):
 			return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "1990", Source: "1991"}}}
@@ -459,6 +459,7 @@ func TestStatementEntails(t *testing.T) {
 		{"the window contradicts: only entailment rises", "The ARPANET was formally shut down in 1990.", contradicts, 0.2, 0.4},
 		{"another figure", "The ARPANET was formally shut down in 1991.", entails, 0.2, 0.4},
 		{"no figure", "The ARPANET was formally shut down.", entails, 0.2, 0.4},
+		{"a figure that agrees without stating the claim's", "The ARPANET was formally shut down between 1989 and 1991.", entails, 0.2, 0.4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New(&fakeRetriever{}, judge(tc.window), scoring.New(scoring.DefaultConfig(), nil), years, Limits{})
