@@ -281,35 +281,33 @@ func set(words string) map[string]bool {
 }
 
 // statement returns the window of one or two consecutive sentences of
-// sents that covers most of the claim's terms and, among those, states the
-// claim's figures as the claim does, and whether it does. Stating is
-// agreeing (num) and writing every numeral the claim writes: "more than
-// 9,000 spacecraft" agrees with "more than 5,000 satellites" but does not
-// state it. The numerals choose between windows that cover the claim's
-// words alike:
-// "The ARPANET was formally shut down in 1990." rather than "On 1 January
-// 1983 the ARPANET switched ...", which cover the claim's words alike.
-func statement(claim string, terms []term, sents []string, num NumChecker) (string, bool) {
-	best := -1.0
-	var ties []string
+// sents that states the claim's figures as the claim does and, among
+// those, covers most of the claim's terms (at least minAbout), and whether
+// there is one. Stating is agreeing (num) and writing every numeral the
+// claim writes: "more than 9,000 spacecraft" agrees with "more than 5,000
+// satellites" but does not state it. Of "On 1 January 1983 the ARPANET
+// switched to TCP/IP. ... The ARPANET was formally shut down in 1990."
+// the statement of "The ARPANET was decommissioned in 1990." is the last
+// sentence, though the first covers the claim's words as well; of a
+// passage whose sentence about Starlink's 5,000 operated satellites covers
+// more of "More than 9,000 active spacecraft were operating in Earth
+// orbit" than the one that gives the total of 9,400, the latter.
+func statement(claim string, terms []term, sents []string, num NumChecker, minAbout float64) (string, bool) {
+	figures := numeralRe.FindAllString(claim, -1)
+	best, found := "", minAbout-1e-9
 	for n := 1; n <= 2; n++ {
 		for i := 0; i+n <= len(sents); i++ {
 			w := strings.Join(sents[i:i+n], " ")
-			switch a := bestWindow(terms, w).about; {
-			case a > best+1e-9:
-				best, ties = a, append(ties[:0], w)
-			case a > best-1e-9:
-				ties = append(ties, w)
+			a := bestWindow(terms, w).about
+			if a <= found || !containsAll(numeralRe.FindAllString(w, -1), figures) {
+				continue
+			}
+			if nc := num(claim, w); nc.Applicable && nc.OK {
+				best, found = w, a
 			}
 		}
 	}
-	figures := numeralRe.FindAllString(claim, -1)
-	for _, w := range ties {
-		if nc := num(claim, w); nc.Applicable && nc.OK && containsAll(numeralRe.FindAllString(w, -1), figures) {
-			return w, true
-		}
-	}
-	return "", false
+	return best, best != ""
 }
 
 // numeralRe finds the numerals a text writes: "1990", "9,000", "5.5".

@@ -9,6 +9,7 @@ import (
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // mapJudge judges each passage by the first key of its map that the
@@ -484,4 +485,30 @@ func (f textJudge) Judge(_ context.Context, _ string, ps []string) ([]evidence.J
 		out[i] = f(p)
 	}
 	return out, nil
+}
+
+func TestStatementWindow(t *testing.T) {
+	claim := "More than 9,000 active spacecraft were operating in Earth orbit at the start of 2024."
+	agree := func(claim, text string) evidence.NumCheck {
+		if strings.Contains(text, "9,") {
+			return evidence.NumCheck{Applicable: true, OK: true}
+		}
+		return evidence.NumCheck{}
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"the sentence with the claim's figures, not the one with more of its words",
+			"A 2024 census counts 9,400 active spacecraft in orbit around Earth, the first time the total passed 9,000. Dead satellites are tracked separately. Starlink alone operated more than 5,000 satellites by the end of 2023. Nearly all active spacecraft fly in low Earth orbit.",
+			"A 2024 census counts 9,400 active spacecraft in orbit around Earth, the first time the total passed 9,000."},
+		{"a figure that agrees but is not written", "Active spacecraft were operating in Earth orbit at the start of 2024: about 9,400. Most are small. Few are old.", ""},
+		{"too little of the claim", "The 9,000 mark was passed at the start of 2024. Most are small. Few are old.", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := statement(claim, claimTerms(claim), sentences.Texts(tc.text), agree, DefaultMinAboutEntail)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("statement %q, %v; want %q", got, ok, tc.want)
+			}
+		})
+	}
 }

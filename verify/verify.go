@@ -355,10 +355,9 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 // claim makes word for word ("Construction of the Golden Gate Bridge began
 // on 5 January 1933" entails itself at 0.91 alone and at 0.55 as the first
 // of four sentences). A passage of more than two sentences that may entail
-// the claim (aboutness >= Limits.MinAboutEntail) and whose window of one or two
-// sentences that covers most of the claim's words states the claim's
-// figures as the claim does (the numeric check agrees) is judged again on
-// that window, with its subjects resolved, and keeps the higher
+// the claim (aboutness >= Limits.MinAboutEntail) and has a window of one
+// or two sentences that states the claim's figures (see [statement]) is
+// judged again on that window, with its subjects resolved, and keeps the higher
 // entailment, its contradiction and neutral scaled to the rest. Only
 // entailment is raised: a window read alone also contradicts more
 // readily. Passages are those of judged at the indices idx.
@@ -373,7 +372,7 @@ func (s *Service) judgeStatements(ctx context.Context, claim string, terms []ter
 		if len(sents) <= 2 {
 			continue
 		}
-		w, ok := statement(claim, terms, sents, s.num)
+		w, ok := statement(claim, terms, sents, s.num, s.limits.MinAboutEntail)
 		if !ok {
 			continue
 		}
