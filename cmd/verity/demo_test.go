@@ -28,7 +28,7 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	if err := json.NewDecoder(strings.NewReader(out)).Decode(&got); err != nil {
 		t.Fatalf("output %q: %v", out, err)
 	}
-	floors := []int{69, 70}
+	floors := []int{72, 74}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
