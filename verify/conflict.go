@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/verity-fc/verity/claim"
@@ -189,15 +190,28 @@ func negationWord(w string) bool {
 
 // resolvedSentences returns the sentences of text, each that leans on the
 // ones before for its subject ("Its main span of 1,280 metres ...") with
-// the subject resolved (see [claim.Decontextualise]).
+// the subject resolved (see [claim.Decontextualise]), in order: a sentence
+// whose subject was resolved lends that subject to the next, so that "It
+// was decommissioned in 1990." after "The ARPANET was a network. Its first
+// link, between UCLA and SRI, ..." is the ARPANET's, not UCLA's. A person
+// ("He", "She") is looked for in the sentences as written: "It opened in
+// 1937 with Joseph Strauss as chief engineer. He died in 1938." is
+// Strauss's death, not the bridge's.
 func resolvedSentences(text string) []string {
 	sents := sentences.Texts(text)
 	out := make([]string, len(sents))
 	for i, s := range sents {
-		out[i] = claim.Decontextualise(out[:i], s)
+		prev := out[:i]
+		if personRe.MatchString(s) {
+			prev = sents[:i]
+		}
+		out[i] = claim.Decontextualise(prev, s)
 	}
 	return out
 }
+
+// personRe matches a sentence that opens with a pronoun for a person.
+var personRe = regexp.MustCompile(`^\s*(?:He|She|His|Her)\b`)
 
 // minOppositeSimilarity is the cosine of word vectors from which a
 // WordNet antonym counts as the opposite of a claim's word.

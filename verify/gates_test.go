@@ -512,3 +512,19 @@ func TestStatementWindow(t *testing.T) {
 		})
 	}
 }
+
+func TestResolvedSentences(t *testing.T) {
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"The ARPANET was a network. Its first link, between UCLA and the Stanford Research Institute, carried a message. The network grew. It was decommissioned in 1990.",
+			"The ARPANET was decommissioned in 1990."},
+		{"The Golden Gate Bridge spans the strait. It opened in 1937 with Joseph Strauss as chief engineer. He died in 1938.",
+			"Joseph Strauss died in 1938."},
+	} {
+		got := resolvedSentences(tc.text)
+		if last := got[len(got)-1]; last != tc.want {
+			t.Errorf("resolvedSentences(%q) ends %q, want %q", tc.text, last, tc.want)
+		}
+	}
+}
