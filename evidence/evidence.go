@@ -136,6 +136,10 @@ const (
 	// ConflictOpposite: the sentence holds every content word of the claim
 	// but one, and that word's antonym in its place ("fell" for "rose").
 	ConflictOpposite = "opposite"
+	// ConflictNegation: the sentence negates a word of an affirmative
+	// claim ("is not an island"), or states every content word of a
+	// negated claim without the negation.
+	ConflictNegation = "negation"
 )
 
 // Why a judged passage is set aside. A passage not about the claim keeps
@@ -144,6 +148,9 @@ const (
 	// SetAsideNotAbout: the passage is not about the claim's subject and
 	// event, so it cannot contradict the claim.
 	SetAsideNotAbout = "not_about_claim"
+	// SetAsideUnrelated: the passage speaks of too little of the claim
+	// to entail it either, so it counts on neither side.
+	SetAsideUnrelated = "unrelated"
 	// SetAsideSuperseded: a newer, credible passage supersedes this
 	// time-dependent statement (a record, "so far", "currently", a latest
 	// figure).

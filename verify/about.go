@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,13 +35,28 @@ func About(claim, text string) (string, float64) {
 type term struct {
 	stem   string
 	weight float64
+	// acronym: the claim writes the word in capitals ("ISS"); the
+	// initials of a passage's name ("International Space Station") match
+	// it.
+	acronym bool
+	// alias is the stem of the initials of the claim's name the term is
+	// part of ("iss" for "Space" in "International Space Station"), which
+	// a passage may write instead; "" outside a name of two words or more.
+	alias string
 }
 
 // claimTerms returns the distinct content terms of a claim.
 func claimTerms(claim string) []term {
 	var out []term
 	seen := map[string]int{}
-	for _, w := range tokens(claim) {
+	ws := tokens(claim)
+	alias := make([]string, len(ws))
+	for _, a := range acronyms(ws) {
+		for k := a.start; k < a.end; k++ {
+			alias[k] = a.stem
+		}
+	}
+	for k, w := range ws {
 		if w.skip {
 			continue
 		}
@@ -52,9 +69,64 @@ func claimTerms(claim string) []term {
 			continue
 		}
 		seen[w.stem] = len(out)
-		out = append(out, term{stem: w.stem, weight: wt})
+		out = append(out, term{stem: w.stem, weight: wt, acronym: allCaps(w.surface), alias: alias[k]})
 	}
 	return out
+}
+
+// acronym is the initials of a name of two words or more ("International
+// Space Station"), stemmed as a word is, and the name's words, [start,
+// end).
+type acronym struct {
+	stem       string
+	start, end int
+}
+
+// acronyms returns the initials of the runs of two or more capitalised
+// content words of ws.
+func acronyms(ws []word) []acronym {
+	var out []acronym
+	flush := func(start, end int) {
+		if end-start < 2 {
+			return
+		}
+		var b strings.Builder
+		for _, w := range ws[start:end] {
+			r, _ := utf8.DecodeRuneInString(w.surface)
+			b.WriteRune(unicode.ToLower(r))
+		}
+		out = append(out, acronym{stem: text.Stem(b.String()), start: start, end: end})
+	}
+	start := -1
+	for i, w := range ws {
+		if w.upper && !w.skip && !allCaps(w.surface) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			flush(start, i)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		flush(start, len(ws))
+	}
+	return out
+}
+
+// allCaps reports whether w is written in capitals, two letters or more:
+// "ISS", "NASA".
+func allCaps(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
 }
 
 // window is a span of one or two consecutive sentences of a passage and the
@@ -79,13 +151,22 @@ func bestWindow(terms []term, passage string) window {
 		total += t.weight
 	}
 	cover := func(w string) float64 {
-		stems := map[string]bool{}
-		for _, tok := range tokens(w) {
+		stems := map[string]bool{}    // every word's stem
+		caps := map[string]bool{}     // the stems of words in capitals
+		initials := map[string]bool{} // the stems of names' initials
+		ws := tokens(w)
+		for _, tok := range ws {
 			stems[tok.stem] = true
+			if allCaps(tok.surface) {
+				caps[tok.stem] = true
+			}
+		}
+		for _, a := range acronyms(ws) {
+			initials[a.stem] = true
 		}
 		var got float64
 		for _, t := range terms {
-			if stems[t.stem] {
+			if stems[t.stem] || t.acronym && initials[t.stem] || t.alias != "" && caps[t.alias] {
 				got += t.weight
 			}
 		}
@@ -181,4 +262,47 @@ func set(words string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// statement returns the window of one or two consecutive sentences of
+// sents that states the claim's figures as the claim does and, among
+// those, covers most of the claim's terms (at least minAbout), and whether
+// there is one. Stating is agreeing (num) and writing every numeral the
+// claim writes: "more than 9,000 spacecraft" agrees with "more than 5,000
+// satellites" but does not state it. Of "On 1 January 1983 the ARPANET
+// switched to TCP/IP. ... The ARPANET was formally shut down in 1990."
+// the statement of "The ARPANET was decommissioned in 1990." is the last
+// sentence, though the first covers the claim's words as well; of a
+// passage whose sentence about Starlink's 5,000 operated satellites covers
+// more of "More than 9,000 active spacecraft were operating in Earth
+// orbit" than the one that gives the total of 9,400, the latter.
+func statement(claim string, terms []term, sents []string, num NumChecker, minAbout float64) (string, bool) {
+	figures := numeralRe.FindAllString(claim, -1)
+	best, found := "", minAbout-1e-9
+	for n := 1; n <= 2; n++ {
+		for i := 0; i+n <= len(sents); i++ {
+			w := strings.Join(sents[i:i+n], " ")
+			a := bestWindow(terms, w).about
+			if a <= found || !containsAll(numeralRe.FindAllString(w, -1), figures) {
+				continue
+			}
+			if nc := num(claim, w); nc.Applicable && nc.OK {
+				best, found = w, a
+			}
+		}
+	}
+	return best, best != ""
+}
+
+// numeralRe finds the numerals a text writes: "1990", "9,000", "5.5".
+var numeralRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// containsAll reports whether have holds every string of want.
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

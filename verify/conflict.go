@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/verity-fc/verity/claim"
@@ -30,7 +31,7 @@ const DefaultConflict = 0.9
 
 // conflict returns the first figure or name conflict of passage text with
 // the claim, or nil. nc is the passage's numeric check after [sameSlot].
-func conflict(claimText string, terms []term, text string, nc evidence.NumCheck) *evidence.Conflict {
+func conflict(claimText string, terms []term, text string, nc evidence.NumCheck, minAbout float64) *evidence.Conflict {
 	sents := resolvedSentences(text)
 	for _, m := range nc.Mismatches {
 		for _, sent := range sents {
@@ -45,6 +46,11 @@ func conflict(claimText string, terms []term, text string, nc evidence.NumCheck)
 	cw := tokens(claimText)
 	for _, sent := range sents {
 		if c := oppositeConflict(terms, cw, sent); c != nil {
+			return c
+		}
+	}
+	for _, sent := range sents {
+		if c := negationConflict(terms, cw, sent, minAbout); c != nil {
 			return c
 		}
 	}
@@ -106,17 +112,106 @@ func oppositeConflict(terms []term, cw []word, sent string) *evidence.Conflict {
 	return nil
 }
 
+// negationConflict reports a sentence that says the opposite of the claim
+// by a negation the other lacks. Of an affirmative claim: a sentence about
+// the claim (aboutness >= minAbout) that negates one of the claim's words,
+// no name: "not", "never", "no" or "n't" before it, with at most articles
+// and other stop words between ("The Great Pacific Garbage Patch is not an
+// island" against "... is a solid island of plastic"; "vitamin D
+// supplements do not reduce the risk of heart attacks" against "...
+// reduce the risk of heart attacks and strokes"). Of a negated claim: a
+// sentence that holds every content word of the claim and no negation
+// ("The Soviet Union launched Sputnik 1 ..., the first artificial
+// satellite" against "Sputnik 1 was not the first artificial satellite").
+// A negation before a word the claim lacks says nothing about the claim's
+// words: "I do not expect solar to matter" negates the expectation.
+func negationConflict(terms []term, cw []word, sent string, minAbout float64) *evidence.Conflict {
+	if len(terms) < 2 {
+		return nil
+	}
+	ws := tokens(sent)
+	if neg, ok := negatedPhrase(cw, nil); ok {
+		if _, sentNeg := negatedPhrase(ws, nil); sentNeg || bestWindow(terms, sent).about < 1-1e-9 {
+			return nil
+		}
+		return &evidence.Conflict{Kind: evidence.ConflictNegation, Claim: neg.phrase, Source: "no negation", Sentence: sent}
+	}
+	if bestWindow(terms, sent).about < minAbout {
+		return nil
+	}
+	claimWords := map[string]string{}
+	for _, w := range cw {
+		if !w.skip && !w.name {
+			claimWords[w.stem] = w.surface
+		}
+	}
+	if neg, ok := negatedPhrase(ws, claimWords); ok {
+		return &evidence.Conflict{Kind: evidence.ConflictNegation, Claim: claimWords[neg.stem], Source: neg.phrase, Sentence: sent}
+	}
+	return nil
+}
+
+// negation is a negated phrase of a text: the phrase as written, from the
+// negation to the first content word after it, and that word's stem.
+type negation struct{ phrase, stem string }
+
+// negatedPhrase finds the first negation in ws whose first content word is
+// one of want (by stem; any word when want is nil). "not only" and "not
+// just" add rather than negate.
+func negatedPhrase(ws []word, want map[string]string) (negation, bool) {
+	for i, w := range ws {
+		if !negationWord(strings.ToLower(w.surface)) {
+			continue
+		}
+		for k := i + 1; k < len(ws) && k <= i+4; k++ {
+			low := strings.ToLower(ws[k].surface)
+			if low == "only" || low == "just" {
+				break
+			}
+			if ws[k].skip {
+				continue
+			}
+			if want == nil || want[ws[k].stem] != "" {
+				return negation{phrase: surface(ws[i : k+1]), stem: ws[k].stem}, true
+			}
+			break
+		}
+	}
+	return negation{}, false
+}
+
+func negationWord(w string) bool {
+	switch w {
+	case "not", "never", "no", "cannot", "nor", "neither":
+		return true
+	}
+	return strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")
+}
+
 // resolvedSentences returns the sentences of text, each that leans on the
 // ones before for its subject ("Its main span of 1,280 metres ...") with
-// the subject resolved (see [claim.Decontextualise]).
+// the subject resolved (see [claim.Decontextualise]), in order: a sentence
+// whose subject was resolved lends that subject to the next, so that "It
+// was decommissioned in 1990." after "The ARPANET was a network. Its first
+// link, between UCLA and SRI, ..." is the ARPANET's, not UCLA's. A person
+// ("He", "She") is looked for in the sentences as written: "It opened in
+// 1937 with Joseph Strauss as chief engineer. He died in 1938." is
+// Strauss's death, not the bridge's.
 func resolvedSentences(text string) []string {
 	sents := sentences.Texts(text)
 	out := make([]string, len(sents))
 	for i, s := range sents {
-		out[i] = claim.Decontextualise(sents[:i], s)
+		prev := out[:i]
+		if personRe.MatchString(s) {
+			prev = sents[:i]
+		}
+		out[i] = claim.Decontextualise(prev, s)
 	}
 	return out
 }
+
+// personRe matches a sentence that opens with a pronoun for a person.
+var personRe = regexp.MustCompile(`^\s*(?:He|She|His|Her)\b`)
 
 // minOppositeSimilarity is the cosine of word vectors from which a
 // WordNet antonym counts as the opposite of a claim's word.

@@ -52,11 +52,31 @@ func TestConflict(t *testing.T) {
 			"The cost of solar modules fell between 2010 and 2020.", evidence.NumCheck{}, "", ""},
 		{"the same direction", "The price of solar modules fell between 2010 and 2020.",
 			"The price of solar modules fell by around 90 percent between 2010 and 2020.", evidence.NumCheck{}, "", ""},
+		{"a negated word of the claim", "The Great Pacific Garbage Patch is a solid island of plastic that people can walk on.",
+			"The Great Pacific Garbage Patch is not an island and has no surface that anyone could stand or walk on.", evidence.NumCheck{}, evidence.ConflictNegation, "not an island"},
+		{"a negated event", "Vitamin D supplements reduce the risk of heart attacks and strokes.",
+			"Large trials found that vitamin D supplements do not reduce the risk of heart attacks or strokes.", evidence.NumCheck{}, evidence.ConflictNegation, "not reduce"},
+		{"a contracted negation", "Vitamin D supplements reduce the risk of heart attacks and strokes.",
+			"Vitamin D supplements don't reduce the risk of heart attacks or strokes.", evidence.NumCheck{}, evidence.ConflictNegation, "don't reduce"},
+		{"a negation of a word the claim lacks", "Solar power supplies about 1 percent of the world's electricity.",
+			"Solar power supplies about 1 percent of the world's electricity, and I do not expect solar to matter.", evidence.NumCheck{}, "", ""},
+		{"not only adds", "Vitamin D supplements reduce the risk of heart attacks and strokes.",
+			"Vitamin D supplements not only reduce the risk of heart attacks but also of strokes.", evidence.NumCheck{}, "", ""},
+		{"a negation in a sentence not about the claim", "Vitamin D supplements reduce the risk of heart attacks and strokes.",
+			"Vitamin D supplements did not reduce fractures in older adults.", evidence.NumCheck{}, "", ""},
+		{"a negated claim against the plain statement", "Sputnik 1 was not the first artificial satellite.",
+			"The Soviet Union launched Sputnik 1 in 1957, the first artificial satellite.", evidence.NumCheck{}, evidence.ConflictNegation, "no negation"},
+		{"a negated claim against a negated statement", "Sputnik 1 was not the first artificial satellite.",
+			"Sputnik 1 was never the first artificial satellite, some say.", evidence.NumCheck{}, "", ""},
+		{"a negated claim against a sentence that lacks some of its words", "Sputnik 1 was not the first artificial satellite.",
+			"Sputnik 1 was the first satellite.", evidence.NumCheck{}, "", ""},
+		{"the same polarity", "The Great Pacific Garbage Patch is not a solid island.",
+			"The Great Pacific Garbage Patch is not a solid island but a diffuse region.", evidence.NumCheck{}, "", ""},
 		{"a figure mismatch never falls back to names", "The United States launched Sputnik 1 in 1967.",
 			"The Soviet Union launched Sputnik 1 in 1957 from Baikonur.", mismatch("1967", "1957"), "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := conflict(tc.claim, claimTerms(tc.claim), tc.passage, tc.num)
+			got := conflict(tc.claim, claimTerms(tc.claim), tc.passage, tc.num, DefaultMinAbout)
 			switch {
 			case tc.kind == "" && got != nil:
 				t.Errorf("conflict %+v, want none", *got)

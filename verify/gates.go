@@ -18,6 +18,9 @@ const (
 	// passage that states the claim's event with another figure, or with
 	// another name beside most of the claim's words, still counts.
 	DefaultMinAbout = 0.65
+	// DefaultMinAboutEntail is the aboutness below which a passage cannot
+	// entail a claim either.
+	DefaultMinAboutEntail = 0.5
 	// DefaultCredible is the source reliability from which a newer passage
 	// may supersede an older one.
 	DefaultCredible = 0.6
@@ -34,33 +37,52 @@ const (
 	shingle = 5
 )
 
-// gated applies the relevance, time and origin gates to judged passages
-// in place and returns the passages that count toward the features: those
-// not set aside, with the contradiction of a passage not about the claim
-// moved to neutral and numeric mismatches kept only where the passage's
-// figure fills the claim's slot.
-func (s *Service) gated(claim string, js []evidence.Judged) []evidence.Judged {
-	terms := claimTerms(claim)
-	claimYear := explicitYear(claim, s.now())
+// gate applies the gates that read no judgment to passages in place: it
+// sets each passage's aboutness, keeps the numeric mismatches of the
+// claim's slot, finds conflicts and sets aside the passages published
+// before the time the claim names and those not about the claim. A passage
+// set aside as before the claim's time or unrelated counts on neither
+// side, so it need not be judged (see [mayCount]).
+func (s *Service) gate(claim string, terms []term, claimYear int, js []evidence.Judged) {
 	for i := range js {
 		j := &js[i]
-		w := bestWindow(terms, j.Text)
-		j.About = round3(w.about)
+		j.About = round3(bestWindow(terms, j.Text).about)
 		j.Num = sameSlot(terms, j.Text, j.Num, s.limits.MinAbout)
 		switch {
 		case claimYear > 0 && !j.PublishedAt.IsZero() && j.PublishedAt.Year() < claimYear:
 			j.SetAside = evidence.SetAsideBeforeClaimTime
 			continue
 		case s.limits.Conflict > 0:
-			if j.Conflict = conflict(claim, terms, j.Text, j.Num); j.Conflict != nil {
+			if j.Conflict = conflict(claim, terms, j.Text, j.Num, s.limits.MinAbout); j.Conflict != nil {
 				// A swapped name is about the claim's event, whatever
 				// share of the claim's words the sentence covers.
-				j.Judgment = conflicted(j.Judgment, s.limits.Conflict)
 				continue
 			}
 		}
-		if j.About < s.limits.MinAbout {
+		switch {
+		case j.About < s.limits.MinAboutEntail:
+			j.SetAside = evidence.SetAsideUnrelated
+		case j.About < s.limits.MinAbout:
 			j.SetAside = evidence.SetAsideNotAbout
+		}
+	}
+}
+
+// mayCount reports whether a gated passage's judgment can count toward
+// the features: not when it is set aside as unrelated or as published
+// before the claim's time.
+func mayCount(j evidence.Judged) bool {
+	return j.SetAside != evidence.SetAsideUnrelated && j.SetAside != evidence.SetAsideBeforeClaimTime
+}
+
+// gated applies the gates that read the judgments to passages [gate] has
+// gated and the judge judged, in place - a conflict's contradiction, the
+// superseded statements, the near-copies - and returns the passages that
+// count toward the features (see [Counted]).
+func (s *Service) gated(claim string, claimYear int, terms []term, js []evidence.Judged) []evidence.Judged {
+	for i := range js {
+		if js[i].Conflict != nil {
+			js[i].Judgment = conflicted(js[i].Judgment, s.limits.Conflict)
 		}
 	}
 	s.supersede(claim, claimYear > 0, terms, js)
@@ -82,6 +104,10 @@ func Counted(js []evidence.Judged) []evidence.Judged {
 		case evidence.SetAsideNotAbout:
 			j.Neutral += j.Contradict
 			j.Contradict = 0
+			j.Num = evidence.NumCheck{}
+		case evidence.SetAsideUnrelated:
+			j.Neutral += j.Contradict + j.Entail
+			j.Contradict, j.Entail = 0, 0
 			j.Num = evidence.NumCheck{}
 		}
 		counted = append(counted, j)

@@ -2,12 +2,14 @@ package verify
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/scoring"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // mapJudge judges each passage by the first key of its map that the
@@ -75,6 +77,11 @@ func TestAboutness(t *testing.T) {
 		{"The Soviet Union launched Sputnik 1.", "The launch of Sputnik 1 by the Soviet Union shocked the world.", 1, 1},
 		// A claim of figures only is about every passage.
 		{"1937.", "Anything at all.", 1, 1},
+		// A name's initials stand for it, either way round.
+		{"The ISS has had a crew on board since 2000.", "The International Space Station has had a crew on board since 2000.", 1, 1},
+		{"The International Space Station has had a crew on board since 2000.", "The ISS has had a crew on board since 2000.", 1, 1},
+		// Initials match only a word the other text writes in capitals.
+		{"The International Space Station has had a crew on board since 2000.", "The iss of the crew on board since 2000.", 0.25, 0.25},
 	} {
 		got := bestWindow(claimTerms(tc.claim), tc.passage).about
 		if got < tc.min-1e-9 || got > tc.max+1e-9 {
@@ -297,6 +304,73 @@ func TestSameSlotNumericMismatch(t *testing.T) {
 	}
 }
 
+// TestUnrelatedNeitherEntailsNorIsJudged: a passage that speaks of less
+// than half of the claim (verify.min_about_entail) counts on neither side
+// and is not judged; between that and verify.min_about it may entail but
+// not contradict.
+func TestUnrelatedNeitherEntailsNorIsJudged(t *testing.T) {
+	claim := "Fewer than 2,000 active spacecraft orbited Earth at the start of 2024."
+	ps := []evidence.Judged{
+		// Judges read an unrelated passage with the claim's year as
+		// entailment now and then.
+		passage("a", "a.org", "2024 overtook 2023 as the warmest year on record."),
+		passage("b", "b.org", "Orbital launch attempts reached a new record in 2024, and most spacecraft flew on reused stages."),
+	}
+	var judged []string
+	j := judgeFunc(func(ps []string) { judged = append(judged, ps...) })
+	s := New(&fakeRetriever{}, j, scoring.New(scoring.DefaultConfig(), nil), noNumbers, Limits{})
+	res, err := s.Assess(context.Background(), claim, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(judged) != 0 {
+		t.Errorf("judged %q, want none: both passages are unrelated", judged)
+	}
+	for _, p := range res.Passages {
+		if p.SetAside != evidence.SetAsideUnrelated || p.Neutral != 1 {
+			t.Errorf("passage %s: about %.2f, set_aside %q, judgment %+v; want %q and neutral 1", p.ID, p.About, p.SetAside, p.Judgment, evidence.SetAsideUnrelated)
+		}
+	}
+	// With a judge that entails them, they still do not count.
+	res = assess(t, Limits{}, scoring.DefaultConfig(), mapJudge{"2024": entails}, claim, ps...)
+	if res.Features.EMax != 0 || res.Verdict != evidence.NotEnoughEvidence {
+		t.Errorf("e_max %.2f, verdict %s; want 0 and Not enough evidence", res.Features.EMax, res.Verdict)
+	}
+	// Turned off, the judge's entailment counts again.
+	res = assess(t, Limits{MinAboutEntail: -1}, scoring.DefaultConfig(), mapJudge{"2024": entails}, claim, ps...)
+	if res.Features.EMax != 0.9 {
+		t.Errorf("with the gate off: e_max %.2f, want 0.9", res.Features.EMax)
+	}
+	// Half the claim's words: may entail, may not contradict.
+	half := "Active spacecraft were counted at the start of 2024."
+	for _, tc := range []struct {
+		judge      evidence.Judgment
+		emax, cmax float64
+	}{{entails, 0.9, 0}, {contradicts, 0.05, 0}} {
+		res = assess(t, Limits{}, scoring.DefaultConfig(), mapJudge{"counted": tc.judge}, claim, passage("c", "c.org", half))
+		if p := res.Passages[0]; p.SetAside != evidence.SetAsideNotAbout || res.Features.EMax != tc.emax || res.Features.CMax != tc.cmax {
+			t.Errorf("about %.2f, set_aside %q, e_max %.2f, c_max %.2f; want %q, %.2f, %.2f", p.About, p.SetAside, res.Features.EMax, res.Features.CMax, evidence.SetAsideNotAbout, tc.emax, tc.cmax)
+		}
+	}
+}
+
+// TestJudgeReadsResolvedSubjects: the judge reads a passage with the
+// subject of each sentence that leans on the ones before resolved, in
+// order, so that a pronoun after a sentence that opens with a possessive
+// resolves to the name, not to a name in passing.
+func TestJudgeReadsResolvedSubjects(t *testing.T) {
+	text := "The ARPANET was a packet-switching network. Its first link, between UCLA and the Stanford Research Institute, carried a message in 1969. The network grew to several dozen sites. It was decommissioned in 1990."
+	var judged []string
+	j := judgeFunc(func(ps []string) { judged = append(judged, ps...) })
+	s := New(&fakeRetriever{}, j, scoring.New(scoring.DefaultConfig(), nil), noNumbers, Limits{})
+	if _, err := s.Assess(context.Background(), "The ARPANET was decommissioned in 1990.", []evidence.Judged{passage("a", "a.org", text)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(judged) != 1 || !strings.HasSuffix(judged[0], "The ARPANET was decommissioned in 1990.") || !strings.Contains(judged[0], "The ARPANET's first link") {
+		t.Errorf("judged %q, want the passage with its subjects resolved", judged)
+	}
+}
+
 func TestReasonCodes(t *testing.T) {
 	claim := "The Golden Gate Bridge opened in 1937."
 	// Each passage words the fact its own way, so none is a near-copy.
@@ -329,7 +403,7 @@ func TestReasonCodes(t *testing.T) {
 		{evidence.ReasonWeakEntailment, scoring.DefaultConfig(), mapJudge{"said": weakE}, []evidence.Judged{about("a", "a.org")}, evidence.NotEnoughEvidence, []string{"0.60", "0.70"}},
 		{evidence.ReasonWeakContradiction, scoring.DefaultConfig(), mapJudge{"said": weakC}, []evidence.Judged{about("a", "a.org")}, evidence.NotEnoughEvidence, []string{"0.60", "0.70"}},
 		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{}, nil, evidence.NotEnoughEvidence, []string{"No passage"}},
-		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{"Eiffel": contradicts}, []evidence.Judged{passage("x", "x.org", "The Eiffel Tower opened in 1889.")}, evidence.NotEnoughEvidence, []string{"1 judged"}},
+		{evidence.ReasonNoRelevantEvidence, scoring.DefaultConfig(), mapJudge{"Eiffel": contradicts}, []evidence.Judged{passage("x", "x.org", "The Eiffel Tower opened in 1889.")}, evidence.NotEnoughEvidence, []string{"of 1 passages found"}},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			res := assess(t, Limits{}, tc.cfg, tc.judge, claim, tc.ps...)
@@ -344,4 +418,113 @@ func TestReasonCodes(t *testing.T) {
 		})
 	}
 	// superseded is covered by TestSuperseded.
+}
+
+// TestStatementEntails: a paragraph's other sentences dilute the judge's
+// entailment; a passage whose sentence about the claim states the claim's
+// figures keeps the entailment of that sentence read alone. Only
+// entailment rises, and only where the figures agree.
+func TestStatementEntails(t *testing.T) {
+	claim := "The ARPANET was decommissioned in 1990."
+	years := func(claim, text string) evidence.NumCheck {
+		switch {
+		case strings.Contains(text, "1990"), strings.Contains(text, "between 1989 and 1991"):
+			return evidence.NumCheck{Applicable: true, OK: true}
+		case strings.Contains(text, "1991"):
+			return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "1990", Source: "1991"}}}
+		}
+		return evidence.NumCheck{}
+	}
+	para := func(last string) string {
+		return "On 1 January 1983 the ARPANET switched to TCP/IP. The ARPANET itself had carried its first message in 1969. TCP/IP let separate networks exchange traffic. " + last
+	}
+	weak := evidence.Judgment{Entail: 0.2, Contradict: 0.4, Neutral: 0.4}
+	// The whole paragraph (it opens with "On 1 January") reads weak; a
+	// window read alone reads as the map says.
+	judge := func(window evidence.Judgment) Judge {
+		return textJudge(func(p string) evidence.Judgment {
+			if strings.HasPrefix(p, "On 1 January") {
+				return weak
+			}
+			return window
+		})
+	}
+	for _, tc := range []struct {
+		name    string
+		last    string
+		window  evidence.Judgment
+		entail  float64
+		contrad float64
+	}{
+		{"the statement with the claim's figure", "The ARPANET was formally shut down in 1990.", entails, 0.9, 0.05},
+		{"the window contradicts: only entailment rises", "The ARPANET was formally shut down in 1990.", contradicts, 0.2, 0.4},
+		{"another figure", "The ARPANET was formally shut down in 1991.", entails, 0.2, 0.4},
+		{"no figure", "The ARPANET was formally shut down.", entails, 0.2, 0.4},
+		{"a figure that agrees without stating the claim's", "The ARPANET was formally shut down between 1989 and 1991.", entails, 0.2, 0.4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(&fakeRetriever{}, judge(tc.window), scoring.New(scoring.DefaultConfig(), nil), years, Limits{})
+			res, err := s.Assess(context.Background(), claim, []evidence.Judged{passage("a", "a.org", para(tc.last))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := res.Passages[0]
+			if math.Abs(p.Entail-tc.entail) > 1e-9 || math.Abs(p.Contradict-tc.contrad) > 0.01 || math.Abs(p.Entail+p.Contradict+p.Neutral-1) > 1e-9 {
+				t.Errorf("judgment %+v, want entail %.2f, contradict %.2f, summing to 1", p.Judgment, tc.entail, tc.contrad)
+			}
+		})
+	}
+}
+
+// textJudge judges each passage with its function.
+type textJudge func(p string) evidence.Judgment
+
+func (f textJudge) Judge(_ context.Context, _ string, ps []string) ([]evidence.Judgment, error) {
+	out := make([]evidence.Judgment, len(ps))
+	for i, p := range ps {
+		out[i] = f(p)
+	}
+	return out, nil
+}
+
+func TestStatementWindow(t *testing.T) {
+	claim := "More than 9,000 active spacecraft were operating in Earth orbit at the start of 2024."
+	agree := func(claim, text string) evidence.NumCheck {
+		if strings.Contains(text, "9,") {
+			return evidence.NumCheck{Applicable: true, OK: true}
+		}
+		return evidence.NumCheck{}
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"the sentence with the claim's figures, not the one with more of its words",
+			"A 2024 census counts 9,400 active spacecraft in orbit around Earth, the first time the total passed 9,000. Dead satellites are tracked separately. Starlink alone operated more than 5,000 satellites by the end of 2023. Nearly all active spacecraft fly in low Earth orbit.",
+			"A 2024 census counts 9,400 active spacecraft in orbit around Earth, the first time the total passed 9,000."},
+		{"a figure that agrees but is not written", "Active spacecraft were operating in Earth orbit at the start of 2024: about 9,400. Most are small. Few are old.", ""},
+		{"too little of the claim", "The 9,000 mark was passed at the start of 2024. Most are small. Few are old.", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := statement(claim, claimTerms(claim), sentences.Texts(tc.text), agree, DefaultMinAboutEntail)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("statement %q, %v; want %q", got, ok, tc.want)
+			}
+		})
+	}
+}
+
+func TestResolvedSentences(t *testing.T) {
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"The ARPANET was a network. Its first link, between UCLA and the Stanford Research Institute, carried a message. The network grew. It was decommissioned in 1990.",
+			"The ARPANET was decommissioned in 1990."},
+		{"The Golden Gate Bridge spans the strait. It opened in 1937 with Joseph Strauss as chief engineer. He died in 1938.",
+			"Joseph Strauss died in 1938."},
+	} {
+		got := resolvedSentences(tc.text)
+		if last := got[len(got)-1]; last != tc.want {
+			t.Errorf("resolvedSentences(%q) ends %q, want %q", tc.text, last, tc.want)
+		}
+	}
 }

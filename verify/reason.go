@@ -57,7 +57,7 @@ func (s *Service) explain(v evidence.Verdict, f evidence.Features, judged, count
 	if relevant == 0 {
 		text := "No passage in the corpus is about the claim's subject and event"
 		if len(judged) > 0 {
-			text += fmt.Sprintf(" (%d judged; the closest covers %.0f%% of the claim's words, %.0f%% needed)", len(judged), 100*bestAbout, 100*s.limits.MinAbout)
+			text += fmt.Sprintf(" (of %d passages found, the closest covers %.0f%% of the claim's words, %.0f%% needed)", len(judged), 100*bestAbout, 100*s.limits.MinAbout)
 		}
 		if n := count(judged, evidence.SetAsideBeforeClaimTime); n > 0 {
 			text += fmt.Sprintf("; %d passages were published before the time the claim names", n)
@@ -92,6 +92,8 @@ func conflictNoun(kind string) string {
 		return "the name"
 	case evidence.ConflictOpposite:
 		return "the opposite word"
+	case evidence.ConflictNegation:
+		return "the negation"
 	}
 	return "the figure"
 }

@@ -45,6 +45,10 @@ type Limits struct {
 	// a passage cannot contradict the claim, in (0,1]. Default
 	// [DefaultMinAbout]; a negative value turns the gate off.
 	MinAbout float64 `koanf:"min_about"`
+	// MinAboutEntail is the aboutness below which a passage can neither
+	// entail nor contradict the claim, in (0,1]. Default
+	// [DefaultMinAboutEntail]; a negative value turns the gate off.
+	MinAboutEntail float64 `koanf:"min_about_entail"`
 	// Credible is the reliability from which a newer passage supersedes an
 	// older time-dependent statement, in [0,1]. Default [DefaultCredible].
 	Credible float64 `koanf:"credible"`
@@ -72,8 +76,8 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("verify.max_domains must be at least 1, got %d", l.MaxDomains)
 	case l.MaxCitations < 2 || l.MaxCitations > 3:
 		return fmt.Errorf("verify.citations must be 2 or 3, got %d", l.MaxCitations)
-	case l.MinAbout > 1 || l.NearCopy > 1 || l.Conflict > 1 || l.Credible < 0 || l.Credible > 1:
-		return fmt.Errorf("verify.min_about, verify.near_copy and verify.conflict must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
+	case l.MinAbout > 1 || l.MinAboutEntail > 1 || l.NearCopy > 1 || l.Conflict > 1 || l.Credible < 0 || l.Credible > 1:
+		return fmt.Errorf("verify.min_about, verify.min_about_entail, verify.near_copy and verify.conflict must be at most 1 (negative turns the gate off), verify.credible in [0,1]")
 	}
 	return nil
 }
@@ -93,6 +97,12 @@ func (l Limits) withDefaults() Limits {
 		l.MinAbout = DefaultMinAbout
 	case l.MinAbout < 0:
 		l.MinAbout = 0
+	}
+	switch {
+	case l.MinAboutEntail == 0 || l.MinAboutEntail > 1:
+		l.MinAboutEntail = DefaultMinAboutEntail
+	case l.MinAboutEntail < 0:
+		l.MinAboutEntail = 0
 	}
 	if l.Credible <= 0 || l.Credible > 1 {
 		l.Credible = DefaultCredible
@@ -284,25 +294,43 @@ func (s *Service) Verify(ctx context.Context, req Request) (evidence.Result, err
 func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.Judged) (evidence.Result, error) {
 	start := s.now()
 	judged := judgeable(passages)
-	if len(judged) > 0 {
-		texts := make([]string, len(judged))
-		for i, p := range judged {
-			texts[i] = p.Text
+	terms := claimTerms(claim)
+	claimYear := explicitYear(claim, s.now())
+	for i := range judged {
+		judged[i].Num = s.num(claim, judged[i].Text)
+	}
+	s.gate(claim, terms, claimYear, judged)
+	// Only the passages whose judgment can count are judged, each with
+	// the subjects of its sentences resolved ("It was decommissioned in
+	// 1990." after "The ARPANET was ..."): the judge reads the sentences
+	// the conflict rules and the quote read.
+	var texts []string
+	var idx []int
+	for i, p := range judged {
+		if !mayCount(p) {
+			judged[i].Judgment = evidence.Judgment{Neutral: 1}
+			continue
 		}
+		idx = append(idx, i)
+		texts = append(texts, strings.Join(resolvedSentences(p.Text), " "))
+	}
+	if len(texts) > 0 {
 		js, err := s.judge.Judge(ctx, claim, texts)
 		if err != nil {
 			return evidence.Result{}, fmt.Errorf("judge passages: %w", err)
 		}
-		if len(js) != len(judged) {
-			return evidence.Result{}, fmt.Errorf("judge passages: got %d judgments for %d passages", len(js), len(judged))
+		if len(js) != len(texts) {
+			return evidence.Result{}, fmt.Errorf("judge passages: got %d judgments for %d passages", len(js), len(texts))
 		}
-		for i := range judged {
-			judged[i].Judgment = js[i]
-			judged[i].Num = s.num(claim, judged[i].Text)
+		for k, i := range idx {
+			judged[i].Judgment = js[k]
+		}
+		if err := s.judgeStatements(ctx, claim, terms, judged, idx); err != nil {
+			return evidence.Result{}, err
 		}
 	}
 	judgedAt := s.now()
-	counted := s.gated(claim, judged)
+	counted := s.gated(claim, claimYear, terms, judged)
 	f := s.scorer.Features(counted)
 	v := s.scorer.Verdict(f)
 	res := evidence.Result{
@@ -319,6 +347,66 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 		res.Citations = []evidence.Citation{}
 	}
 	return res, nil
+}
+
+// judgeStatements lets a passage entail the claim as much as its
+// statement of the claim's figures does. The judge reads a paragraph
+// whole, and its other sentences and figures dilute a statement the
+// claim makes word for word ("Construction of the Golden Gate Bridge began
+// on 5 January 1933" entails itself at 0.91 alone and at 0.55 as the first
+// of four sentences). A passage of more than two sentences that may entail
+// the claim (aboutness >= Limits.MinAboutEntail) and has a window of one
+// or two sentences that states the claim's figures (see [statement]) is
+// judged again on that window, with its subjects resolved, and keeps the higher
+// entailment, its contradiction and neutral scaled to the rest. Only
+// entailment is raised: a window read alone also contradicts more
+// readily. Passages are those of judged at the indices idx.
+func (s *Service) judgeStatements(ctx context.Context, claim string, terms []term, judged []evidence.Judged, idx []int) error {
+	var texts []string
+	var at []int
+	for _, i := range idx {
+		if judged[i].About < s.limits.MinAboutEntail {
+			continue
+		}
+		sents := resolvedSentences(judged[i].Text)
+		if len(sents) <= 2 {
+			continue
+		}
+		w, ok := statement(claim, terms, sents, s.num, s.limits.MinAboutEntail)
+		if !ok {
+			continue
+		}
+		texts = append(texts, w)
+		at = append(at, i)
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	js, err := s.judge.Judge(ctx, claim, texts)
+	if err != nil {
+		return fmt.Errorf("judge passages: %w", err)
+	}
+	if len(js) != len(texts) {
+		return fmt.Errorf("judge passages: got %d judgments for %d statements", len(js), len(texts))
+	}
+	for k, i := range at {
+		judged[i].Judgment = withEntail(judged[i].Judgment, js[k].Entail)
+	}
+	return nil
+}
+
+// withEntail returns j with its entailment raised to e when e is higher,
+// its contradiction and neutral scaled to keep the sum at 1.
+func withEntail(j evidence.Judgment, e float64) evidence.Judgment {
+	if e <= j.Entail {
+		return j
+	}
+	rest := j.Contradict + j.Neutral
+	if rest <= 0 {
+		return evidence.Judgment{Entail: 1}
+	}
+	k := (1 - e) / rest
+	return evidence.Judgment{Entail: e, Contradict: j.Contradict * k, Neutral: j.Neutral * k}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

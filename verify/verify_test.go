@@ -176,7 +176,7 @@ func TestVerifyErrors(t *testing.T) {
 	if _, err := s.Verify(context.Background(), Request{Claim: "The bridge opened in 1937."}); !errors.Is(err, boom) {
 		t.Errorf("retriever error = %v, want wrapping boom", err)
 	}
-	s = newService(&fakeRetriever{passages: []evidence.Judged{passage("a", "a.com", "yes")}}, keywordJudge{err: boom})
+	s = newService(&fakeRetriever{passages: []evidence.Judged{passage("a", "a.com", "yes, the bridge opened in 1937")}}, keywordJudge{err: boom})
 	if _, err := s.Verify(context.Background(), Request{Claim: "The bridge opened in 1937."}); !errors.Is(err, boom) {
 		t.Errorf("judge error = %v, want wrapping boom", err)
 	}

@@ -9,7 +9,7 @@ import (
 // TestWithBuiltinJudge runs the checker end to end with the NLI model that
 // ships with verity, on clear-cut pages.
 func TestWithBuiltinJudge(t *testing.T) {
-	judge, err := nli.LoadBuiltin()
+	judge, err := nli.LoadAligner()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ const fixtureSite = "http://fixtures.test"
 // compares the report with NAME.report.json (go test -update rewrites
 // them). Every report's summary must add up.
 func TestFixtures(t *testing.T) {
-	judge, err := nli.LoadBuiltin()
+	judge, err := nli.LoadAligner()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (a abstractFetcher) Fetch(_ context.Context, url string) (*ingest.Page, err
 // sciFactRun checks each pair as a one-claim document citing its abstract
 // and returns the citation status per gold label.
 func sciFactRun(tb testing.TB, pairs []scifactPair) map[string]map[string]int {
-	judge, err := nli.LoadBuiltin()
+	judge, err := nli.LoadAligner()
 	if err != nil {
 		tb.Fatal(err)
 	}

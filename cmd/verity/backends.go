@@ -189,7 +189,7 @@ func (a *app) openModels() error {
 			if strings.Contains(strings.ToLower(cfg.Models.NLI), nli.ProfileMiniCheck) {
 				// A yes/no checker: the built-in judge splits its "No"
 				// into contradiction and neutral.
-				b, err := nli.LoadBuiltin()
+				b, err := defaultJudge()
 				if err != nil {
 					return fmt.Errorf("load built-in NLI model: %w", err)
 				}

@@ -76,6 +76,8 @@ func TestEvalErrors(t *testing.T) {
 		{"write without fit", []string{"eval", "--mode", "verdicts", "--write-thresholds", "x.json"}, "--write-thresholds needs --fit"},
 		{"negative limit", []string{"eval", "--set", good, "--limit", "-1"}, "--limit must be >= 0"},
 		{"missing model", []string{"eval", "--set", good, "--nli-model", filepath.Join(t.TempDir(), "none")}, "no such file"},
+		// The corpus pipeline judges with --nli-model too, not silently with the built-in judge.
+		{"missing model, corpus", []string{"eval", "--set", good, "--mode", "corpus", "--data", t.TempDir(), "--nli-model", filepath.Join(t.TempDir(), "none")}, "no such file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,11 +31,13 @@ no_relevant_evidence, and a sentence naming the passages and the rule), the
 the same object as POST /v1/verify.
 
 Only passages about the claim's subject and event may contradict it
-(verify.min_about); a statement a newer credible passage supersedes does not
+(verify.min_about), and only passages about half of it may entail it
+(verify.min_about_entail; the others are not judged); a statement a newer credible passage supersedes does not
 count; a claim that names a year is judged on evidence from that year on;
 near-copies count as one origin (verify.near_copy); a sentence that states the
 claim's event with another figure, another name (another year, another
-agent) or the opposite word (fell for rose) counts as a contradiction
+agent), the opposite word (fell for rose) or the opposite polarity ("is not
+an island" for "is a solid island") counts as a contradiction
 (verify.conflict). The verdict thresholds
 are fitted for the built-in judge (see verity eval --help).
 

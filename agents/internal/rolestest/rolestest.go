@@ -175,10 +175,11 @@ func ReadRows(t testing.TB, path string, every, max int, abstract bool) []Row {
 	return out
 }
 
-// BuiltinNLI returns the NLI judge that ships with verity.
+// BuiltinNLI returns the NLI judge that ships with verity as the default:
+// the aligning network.
 func BuiltinNLI(t testing.TB) *nli.Builtin {
 	t.Helper()
-	j, err := nli.LoadBuiltin()
+	j, err := nli.LoadAligner()
 	if err != nil {
 		t.Fatal(err)
 	}

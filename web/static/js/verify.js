@@ -25,6 +25,7 @@ const verdictTone = {
 // setAsideText explains a passage that does not count (see reason).
 const setAsideText = {
   not_about_claim: 'not about the claim: cannot contradict it',
+  unrelated: 'unrelated to the claim: neither entails nor contradicts it',
   superseded: 'superseded by a newer passage',
   before_claim_time: 'published before the time the claim names',
 };
