@@ -68,6 +68,12 @@ type denseIndex struct {
 
 	live    int
 	deleted int
+	// cols is the sign codes as columns (see signColumns), nil until
+	// built; rows inserted before its end drop it.
+	cols *signColumns
+	// writes counts puts and deletes, so that columns built from the
+	// index are not put in place after it changed.
+	writes int
 	// mapped is the snapshot the arrays point into; nil once they are
 	// owned (on the heap).
 	mapped *mapping
@@ -118,9 +124,12 @@ func (d *denseIndex) domainID(domain string) uint32 {
 // zeros and, unless no row was ever put, of the index's dimension.
 func (d *denseIndex) put(rid int64, vec []float32, domain string, published int64) {
 	d.own()
+	d.writes++
 	if d.live == 0 && len(vec) != d.dim {
 		// Empty but for tombstones of another dimension: start afresh.
+		w := d.writes
 		*d = *newDenseIndex()
+		d.writes = w
 		d.dim, d.words = len(vec), (len(vec)+63)/64
 	}
 	r, found := d.find(rid)
@@ -140,12 +149,18 @@ func (d *denseIndex) put(rid int64, vec []float32, domain string, published int6
 		d.deleted--
 		d.live++
 	}
+	if d.cols != nil && r < d.cols.rows && !found {
+		d.cols = nil // the rows after r moved
+	}
 	d.published[r], d.domains[r] = published, d.domainID(domain)
 	d.flags[r] = 0
 	if isZero(vec) {
 		d.flags[r] = rowZero
 	}
 	d.scales[r] = quantize(vec, d.codes[r*d.dim:(r+1)*d.dim], d.signs[r*d.words:(r+1)*d.words])
+	if d.cols != nil && r < d.cols.rows {
+		d.cols.setRow(r, d.signs[r*d.words:(r+1)*d.words])
+	}
 }
 
 // delete marks the row of rid deleted.
@@ -155,6 +170,7 @@ func (d *denseIndex) delete(rid int64) {
 		return
 	}
 	d.own()
+	d.writes++
 	d.flags[r] = rowDeleted
 	d.live--
 	d.deleted++
@@ -235,6 +251,23 @@ func dotSparse(idx, val []int32, row []int8) int32 {
 		s0 += val[j] * int32(row[idx[j]])
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// dotSparse4 is dotSparse of one sparse vector with four rows at once.
+// The int8 stage's rows lie scattered over the index, each a few cache
+// lines that are not cached; one row at a time, the loop waits on each
+// row's misses in turn, four at a time their misses overlap.
+func dotSparse4(idx, val []int32, r0, r1, r2, r3 []int8) (s0, s1, s2, s3 int32) {
+	n := min(len(idx), len(val))
+	idx, val = idx[:n], val[:n]
+	for j, i := range idx {
+		v := val[j]
+		s0 += v * int32(r0[i])
+		s1 += v * int32(r1[i])
+		s2 += v * int32(r2[i])
+		s3 += v * int32(r3[i])
+	}
+	return s0, s1, s2, s3
 }
 
 // denseQuery is a unit query vector in the index's forms. The first stage
@@ -353,9 +386,24 @@ func (d *denseIndex) search(ctx context.Context, q denseQuery, n int, keep func(
 		rows := cand[len(cand)*p/parts : len(cand)*(p+1)/parts]
 		tops[p] = make(minHeap, 0, m)
 		score := func() {
+			offer := func(r int, dot int32) {
+				tops[p].offer(scored{rid: d.rids[r], score: float64(dot) * float64(q.scale) * float64(d.scales[r])}, m)
+			}
+			row := func(r int) []int8 { return d.codes[r*d.dim : (r+1)*d.dim] }
+			if q.nzIdx != nil {
+				// Four rows at a time: their cache misses overlap.
+				for len(rows) >= 4 {
+					r := rows[:4:4]
+					s0, s1, s2, s3 := dotSparse4(q.nzIdx, q.nzVal, row(r[0]), row(r[1]), row(r[2]), row(r[3]))
+					offer(r[0], s0)
+					offer(r[1], s1)
+					offer(r[2], s2)
+					offer(r[3], s3)
+					rows = rows[4:]
+				}
+			}
 			for _, r := range rows {
-				s := scored{rid: d.rids[r], score: float64(q.dot(d.codes[r*d.dim:(r+1)*d.dim])) * float64(q.scale) * float64(d.scales[r])}
-				tops[p].offer(s, m)
+				offer(r, q.dot(row(r)))
 			}
 		}
 		if p == parts-1 {
@@ -386,6 +434,9 @@ var codeParallelRows = 10000
 // nearest the query's, in no order. Above signParallelRows rows the scan
 // is split among the CPUs.
 func (d *denseIndex) signStage(ctx context.Context, q denseQuery, c int, keep func(row int) bool) ([]int, error) {
+	if cols := d.cols; cols != nil && keep == nil && len(d.rids) >= colMinRows {
+		return d.colSignStage(ctx, q, c, cols)
+	}
 	// Distances are at most 3*dim: count rows by distance, then keep
 	// those below the distance at which c rows are reached.
 	dist := make([]uint16, len(d.rids))

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/verity-fc/verity/evidence"
@@ -84,6 +85,12 @@ type Embedded struct {
 	// seen is the last generation whose writes the indexes hold, this
 	// process's or another's (see catchUp); guarded by mu.
 	seen int64
+	// closed is set by Close, under mu.
+	closed bool
+	// colBuilding is set while refreshColumns builds columns; colBuilds
+	// waits for it.
+	colBuilding atomic.Bool
+	colBuilds   sync.WaitGroup
 	// checked is when catchUp last read the generation.
 	checkMu sync.Mutex
 	checked time.Time
@@ -119,6 +126,7 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 		db.Close()
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
+	e.refreshColumns()
 	log.Debug("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
 		"mapped", e.dense.mapped != nil, "bm25 mapped", e.lex.base.mapped != nil, "ms", time.Since(start).Milliseconds())
 	return e, nil
@@ -180,6 +188,45 @@ func (e *Embedded) load(ctx context.Context) error {
 		e.saveSnapshot()
 	}
 	return nil
+}
+
+// refreshColumns starts building the dense index's sign columns (see
+// signColumns) in the background when they are missing or many rows were
+// added since they were built: about 0.1-0.4 s at 1M passages, which
+// neither start-up nor a search waits for; searches scan rows until the
+// columns are in place. It reads the index under the read lock and puts
+// the columns in place under the write lock, unless the index changed in
+// between.
+func (e *Embedded) refreshColumns() {
+	e.mu.RLock()
+	start := !e.closed && e.dense.columnsStale() && e.colBuilding.CompareAndSwap(false, true)
+	if start {
+		// Under mu, so that Close, which sets closed under mu, waits for
+		// every build it did not stop.
+		e.colBuilds.Add(1)
+	}
+	e.mu.RUnlock()
+	if !start {
+		return
+	}
+	go func() {
+		defer e.colBuilds.Done()
+		defer e.colBuilding.Store(false)
+		e.mu.RLock()
+		d := e.dense
+		if e.closed || !d.columnsStale() {
+			e.mu.RUnlock()
+			return
+		}
+		writes := d.writes
+		cols := d.buildColumns()
+		e.mu.RUnlock()
+		e.mu.Lock()
+		if !e.closed && e.dense == d && d.writes == writes {
+			d.cols = cols
+		}
+		e.mu.Unlock()
+	}()
 }
 
 // rebuild reads every vector into a new dense index.
@@ -248,6 +295,10 @@ func (e *Embedded) saveSnapshot() {
 // Close writes the dense snapshot when it changed and closes the database.
 // The store must not be used afterwards.
 func (e *Embedded) Close() error {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
+	e.colBuilds.Wait()
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.mu.Lock()

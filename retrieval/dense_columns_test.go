@@ -1,0 +1,210 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+func TestTranspose64(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var a, orig [64]uint64
+	for i := range a {
+		a[i] = rng.Uint64()
+	}
+	orig = a
+	transpose64(&a)
+	for i := range 64 {
+		for j := range 64 {
+			if a[i]>>j&1 != orig[j]>>i&1 {
+				t.Fatalf("bit %d of word %d is not bit %d of word %d", j, i, i, j)
+			}
+		}
+	}
+}
+
+// TestColSignStage checks that the sign stage over columns keeps the rows
+// the row scan keeps: for several dimensions and numbers of candidates,
+// with deleted and zero rows, rows replaced after the columns were built,
+// rows appended after them, and split among goroutines or not.
+func TestColSignStage(t *testing.T) {
+	ctx := context.Background()
+	oldMin, oldPar, oldSample := colMinRows, signParallelRows, colSampleBlocks
+	defer func() { colMinRows, signParallelRows, colSampleBlocks = oldMin, oldPar, oldSample }()
+	colMinRows = 1000
+	for _, dim := range []int{384, 100, 64} {
+		rng := rand.New(rand.NewSource(int64(dim)))
+		vec := func(sparse bool) []float32 {
+			v := make([]float32, dim)
+			for j := range v {
+				v[j] = float32(rng.NormFloat64())
+				if sparse && j > dim/4 && rng.Intn(3) > 0 {
+					v[j] = 0
+				}
+			}
+			return v
+		}
+		d := newDenseIndex()
+		const rows = 20000
+		for i := range rows {
+			d.put(int64(2*i+2), unit(t, vec(true)...), "x.example", noDate)
+		}
+		d.put(2*rows+2, make([]float32, dim), "x.example", noDate) // a zero row
+		d.delete(40)
+		d.delete(7002)
+		d.cols = d.buildColumns()
+		// Changes after the columns were built: a replaced row, a deleted
+		// one and rows appended.
+		d.put(300, unit(t, vec(true)...), "x.example", noDate)
+		d.delete(12000)
+		for i := range 700 {
+			d.put(int64(2*rows+10+i), unit(t, vec(true)...), "x.example", noDate)
+		}
+		if d.cols == nil || d.cols.rows >= len(d.rids) {
+			t.Fatalf("dim %d: columns dropped or cover the appended rows", dim)
+		}
+		for qi, sparse := range []bool{true, false} {
+			q := d.query(unit(t, vec(sparse)...))
+			for _, c := range []int{1, 50, 2000, 5000, rows + 5000} {
+				cols := d.cols
+				d.cols = nil
+				want, err := d.signStage(ctx, q, c, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d.cols = cols
+				for _, par := range []int{1 << 30, 100} {
+					// Every block in the sample (no estimate), or one in twenty.
+					signParallelRows, colSampleBlocks = par, 1<<20
+					if par == 100 {
+						colSampleBlocks = 16
+					}
+					got, err := d.signStage(ctx, q, c, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("dim %d, query %d, %d candidates, parallel from %d rows: columns (-rows +columns):\n%s", dim, qi, c, par, diff)
+					}
+				}
+				signParallelRows = oldPar
+			}
+		}
+		// A row inserted before the end drops the columns.
+		d.put(501, unit(t, vec(true)...), "x.example", noDate)
+		if d.cols != nil {
+			t.Errorf("dim %d: columns kept after a row was inserted before their end", dim)
+		}
+	}
+}
+
+func TestDotSparse4(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	var rows [4][]int8
+	for k := range rows {
+		rows[k] = make([]int8, 384)
+		for i := range rows[k] {
+			rows[k][i] = int8(rng.Intn(255) - 127)
+		}
+	}
+	var idx, val []int32
+	for i := 0; i < 384; i += 1 + rng.Intn(4) {
+		idx, val = append(idx, int32(i)), append(val, int32(rng.Intn(255)-127))
+	}
+	s0, s1, s2, s3 := dotSparse4(idx, val, rows[0], rows[1], rows[2], rows[3])
+	for k, got := range []int32{s0, s1, s2, s3} {
+		if want := dotSparse(idx, val, rows[k]); got != want {
+			t.Errorf("row %d: dotSparse4 gives %d, dotSparse %d", k, got, want)
+		}
+	}
+}
+
+// TestEmbeddedColumns checks that a store builds its sign columns in the
+// background when opened and when many rows were added, and that searches
+// answer the same with them as without.
+func TestEmbeddedColumns(t *testing.T) {
+	ctx := context.Background()
+	old := colMinRows
+	defer func() { colMinRows = old }()
+	colMinRows = 1000
+	path := filepath.Join(t.TempDir(), "passages.db")
+	rng := rand.New(rand.NewSource(11))
+	vec := func() []float32 {
+		v := make([]float32, 48)
+		for j := range v {
+			if j < 16 || rng.Intn(4) == 0 {
+				v[j] = float32(rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	fill := func(e *Embedded, from, to int) {
+		var ps []evidence.Passage
+		var vs [][]float32
+		for i := from; i < to; i++ {
+			ps = append(ps, evidence.Passage{ID: fmt.Sprint(i), SourceID: fmt.Sprint(i), Text: fmt.Sprintf("passage %d of topic%d", i, i%13)})
+			vs = append(vs, vec())
+		}
+		if err := e.Upsert(ctx, ps, vs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := OpenEmbedded(ctx, path, EmbeddedConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(e, 0, 2600)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = OpenEmbedded(ctx, path, EmbeddedConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	queries := make([][]float32, 20)
+	for i := range queries {
+		queries[i] = vec()
+	}
+	run := func() [][]Hit {
+		var out [][]Hit
+		for _, q := range queries {
+			hits, err := e.Search(ctx, Query{Vector: q, K: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, hits)
+		}
+		return out
+	}
+	// search answers the queries by the columns, when the index has them,
+	// then by rows, and checks both agree; it returns whether it had them.
+	search := func(stage string) bool {
+		e.colBuilds.Wait()
+		had := e.dense.cols != nil
+		byCols := run()
+		colMinRows = 1 << 30
+		byRows := run()
+		colMinRows = 1000
+		if diff := cmp.Diff(byRows, byCols); diff != "" {
+			t.Errorf("%s: search by columns (-rows +columns):\n%s", stage, diff)
+		}
+		return had
+	}
+	if !search("opened") {
+		t.Error("no columns after open")
+	}
+	fill(e, 2600, 2700) // a short tail: scanned by rows
+	e.colBuilds.Wait()
+	if e.dense.cols == nil || e.dense.cols.rows != 2600 {
+		t.Errorf("columns after a short tail cover %v rows; want 2600", e.dense.cols)
+	}
+	if !search("short tail") {
+		t.Error("no columns after a short tail")
+	}
+}
