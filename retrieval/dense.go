@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // noDate is the published time of a passage without a date; it fails every
@@ -253,19 +254,31 @@ func dotSparse(idx, val []int32, row []int8) int32 {
 	return s0 + s1 + s2 + s3
 }
 
-// dotSparse4 is dotSparse of one sparse vector with four rows at once.
-// The int8 stage's rows lie scattered over the index, each a few cache
-// lines that are not cached; one row at a time, the loop waits on each
-// row's misses in turn, four at a time their misses overlap.
+// dotSparse4 is dotSparse of one sparse vector with four rows at once;
+// idx must be ascending. The int8 stage's rows lie scattered over the
+// index, each a few cache lines that are not cached; one row at a time,
+// the loop waits on each row's misses in turn, four at a time their misses
+// overlap. The rows are read without bounds checks (a quarter less CPU)
+// once the last index is known to lie within each row.
 func dotSparse4(idx, val []int32, r0, r1, r2, r3 []int8) (s0, s1, s2, s3 int32) {
 	n := min(len(idx), len(val))
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
 	idx, val = idx[:n], val[:n]
+	last := int(idx[n-1])
+	if idx[0] < 0 || last >= min(len(r0), len(r1), len(r2), len(r3)) {
+		return dotSparse(idx, val, r0), dotSparse(idx, val, r1), dotSparse(idx, val, r2), dotSparse(idx, val, r3)
+	}
+	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
+	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
 	for j, i := range idx {
+		// 0 <= i <= last < every row's length: idx ascends.
 		v := val[j]
-		s0 += v * int32(r0[i])
-		s1 += v * int32(r1[i])
-		s2 += v * int32(r2[i])
-		s3 += v * int32(r3[i])
+		s0 += v * int32(*(*int8)(unsafe.Add(p0, i)))
+		s1 += v * int32(*(*int8)(unsafe.Add(p1, i)))
+		s2 += v * int32(*(*int8)(unsafe.Add(p2, i)))
+		s3 += v * int32(*(*int8)(unsafe.Add(p3, i)))
 	}
 	return s0, s1, s2, s3
 }
@@ -431,11 +444,12 @@ func (d *denseIndex) search(ctx context.Context, q denseQuery, n int, keep func(
 var codeParallelRows = 10000
 
 // signStage returns up to c eligible rows, those whose sign codes are
-// nearest the query's, in no order. Above signParallelRows rows the scan
-// is split among the CPUs.
+// nearest the query's, in row order. Above signParallelRows rows the scan
+// is split among the CPUs. An index with columns of its codes (see
+// signColumns) is scanned by them, for the same rows.
 func (d *denseIndex) signStage(ctx context.Context, q denseQuery, c int, keep func(row int) bool) ([]int, error) {
-	if cols := d.cols; cols != nil && keep == nil && len(d.rids) >= colMinRows {
-		return d.colSignStage(ctx, q, c, cols)
+	if cols := d.cols; cols != nil && len(d.rids) >= colMinRows {
+		return d.colSignStage(ctx, q, c, keep, cols)
 	}
 	// Distances are at most 3*dim: count rows by distance, then keep
 	// those below the distance at which c rows are reached.

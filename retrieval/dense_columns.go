@@ -3,9 +3,9 @@ package retrieval
 import (
 	"context"
 	"errors"
-	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -122,9 +122,17 @@ const colPlanes = 16
 
 // rowDist is a row of the dense index with its masked sign distance.
 type rowDist struct {
-	row  int
+	row  int32
 	dist uint16
 }
+
+// colScratch holds the buffers of a column sign stage, for the next.
+type colScratch struct {
+	sample, cand []rowDist
+	outs         [][]rowDist
+}
+
+var colScratchPool = sync.Pool{New: func() any { return new(colScratch) }}
 
 // colQuery is a query's columns for the column scan: the columns of
 // weight one (or three) and of weight two (or three), each padded with
@@ -207,10 +215,22 @@ func addColumns(in []colInput, b0, nb int, acc *colCounters) {
 	}
 }
 
+// signDistance is row r's masked sign distance from q, as signScan
+// computes it.
+func (d *denseIndex) signDistance(q denseQuery, r int) int {
+	row := d.signs[r*d.words : (r+1)*d.words]
+	h := 0
+	for i, x := range q.signs[:len(row)] {
+		diff := x ^ row[i]
+		h += bits.OnesCount64(diff&q.ones[i]) + 2*bits.OnesCount64(diff&q.twos[i])
+	}
+	return h
+}
+
 // colScanBlocks computes the distances of the rows of blocks [b0, b1)
-// and appends to out the eligible ones (no flag set) at distance at most
-// t, in row order.
-func (d *denseIndex) colScanBlocks(ctx context.Context, cols *signColumns, cq *colQuery, b0, b1, t int, out []rowDist) ([]rowDist, error) {
+// and appends to out the eligible ones (no flag set, and keep accepts
+// them unless nil) at distance at most t, in row order.
+func (d *denseIndex) colScanBlocks(ctx context.Context, cols *signColumns, cq *colQuery, keep func(int) bool, b0, b1, t int, out []rowDist) ([]rowDist, error) {
 	var ones, twos colCounters
 	tBits := uint64(t)
 	for ; b0 < b1; b0 += colChunk {
@@ -253,51 +273,54 @@ func (d *denseIndex) colScanBlocks(ctx context.Context, cols *signColumns, cq *c
 				i := bits.TrailingZeros64(m)
 				m &= m - 1
 				r := base + i
-				if d.flags[r] != 0 {
+				if d.flags[r] != 0 || (keep != nil && !keep(r)) {
 					continue
 				}
 				h := 0
 				for k := cq.planes; k >= 0; k-- {
 					h = h<<1 | int(dp[k]>>i&1)
 				}
-				out = append(out, rowDist{row: r, dist: uint16(h)})
+				out = append(out, rowDist{row: int32(r), dist: uint16(h)})
 			}
 		}
 	}
 	return out, nil
 }
 
-// colSignStage is signStage for an index with columns and no filter: the
-// same rows, found by the column scan. A sample of the chunks gives the
+// colSignStage is signStage for an index with columns: the same rows,
+// found by the column scan. A sample of the chunks gives the
 // distance below which somewhat more than c rows lie; the scan keeps the
 // rows within it (raising it if too few were) and the nearest c of those
 // are chosen as signStage chooses them.
-func (d *denseIndex) colSignStage(ctx context.Context, q denseQuery, c int, cols *signColumns) ([]int, error) {
+func (d *denseIndex) colSignStage(ctx context.Context, q denseQuery, c int, keep func(int) bool, cols *signColumns) ([]int, error) {
 	cq := colQueryOf(q, cols)
 
 	// The rows after the columns, by rows.
 	var tail []rowDist
-	if n := len(d.rids); n > cols.rows {
-		dist := make([]uint16, n)
-		hist := make([]int, 3*d.dim+2)
-		if err := d.signScan(ctx, q, nil, cols.rows, n, dist, hist); err != nil {
-			return nil, err
-		}
-		for r := cols.rows; r < n; r++ {
-			if dist[r] != math.MaxUint16 {
-				tail = append(tail, rowDist{row: r, dist: dist[r]})
+	for r := cols.rows; r < len(d.rids); r++ {
+		if (r-cols.rows)%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
+		}
+		if d.flags[r] == 0 && (keep == nil || keep(r)) {
+			tail = append(tail, rowDist{row: int32(r), dist: uint16(d.signDistance(q, r))})
 		}
 	}
 
 	// The distance to keep, from every step-th block.
 	step := max(1, cols.blocks/colSampleBlocks)
-	sample := make([]rowDist, 0, 64*min(cols.blocks, colSampleBlocks+1))
+	sc := colScratchPool.Get().(*colScratch)
+	defer colScratchPool.Put(sc)
+	sample := sc.sample[:0]
+	defer func() { sc.sample = sample[:0] }()
 	var err error
+	sampled := 0
 	for b := 0; b < cols.blocks; b += step {
-		if sample, err = d.colScanBlocks(ctx, cols, &cq, b, b+1, cq.maxDist, sample); err != nil {
+		if sample, err = d.colScanBlocks(ctx, cols, &cq, keep, b, b+1, cq.maxDist, sample); err != nil {
 			return nil, err
 		}
+		sampled += min(64, cols.rows-b*64)
 	}
 	t := cq.maxDist
 	if step > 1 && len(sample) > 0 {
@@ -306,7 +329,7 @@ func (d *denseIndex) colSignStage(ctx context.Context, q denseQuery, c int, cols
 			hist[s.dist]++
 		}
 		// The sample's share of c, with a margin.
-		want := float64(c)*float64(len(sample))/float64(max(1, d.live))*1.25 + 16
+		want := float64(c)*float64(sampled)/float64(cols.rows)*1.25 + 16
 		sum := 0
 		for h, k := range hist {
 			sum += k
@@ -317,9 +340,10 @@ func (d *denseIndex) colSignStage(ctx context.Context, q denseQuery, c int, cols
 		}
 	}
 
-	cand := make([]rowDist, 0, c+c/2)
+	cand := slices.Grow(sc.cand[:0], c+c/2)
+	defer func() { sc.cand = cand[:0] }()
 	for {
-		cand, err = d.colScan(ctx, cols, &cq, t, cand[:0])
+		cand, err = d.colScan(ctx, cols, &cq, keep, t, cand[:0], sc)
 		if err != nil {
 			return nil, err
 		}
@@ -344,30 +368,33 @@ func (d *denseIndex) colSignStage(ctx context.Context, q denseQuery, c int, cols
 
 // colScan runs colScanBlocks over every block, split among the CPUs when
 // the index is large.
-func (d *denseIndex) colScan(ctx context.Context, cols *signColumns, cq *colQuery, t int, out []rowDist) ([]rowDist, error) {
+func (d *denseIndex) colScan(ctx context.Context, cols *signColumns, cq *colQuery, keep func(int) bool, t int, out []rowDist, sc *colScratch) ([]rowDist, error) {
 	parts := 1
 	if cols.rows >= signParallelRows {
 		parts = min(runtime.GOMAXPROCS(0), 4)
 	}
 	if parts == 1 {
-		return d.colScanBlocks(ctx, cols, cq, 0, cols.blocks, t, out)
+		return d.colScanBlocks(ctx, cols, cq, keep, 0, cols.blocks, t, out)
 	}
-	outs := make([][]rowDist, parts)
+	for len(sc.outs) < parts {
+		sc.outs = append(sc.outs, nil)
+	}
+	outs := sc.outs[:parts]
 	for p := range outs {
-		outs[p] = make([]rowDist, 0, cap(out)/parts+cap(out)/8)
+		outs[p] = slices.Grow(outs[p][:0], cap(out)/parts+cap(out)/8)
 	}
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		lo, hi := cols.blocks*p/parts, cols.blocks*(p+1)/parts
 		if p == parts-1 {
-			outs[p], errs[p] = d.colScanBlocks(ctx, cols, cq, lo, hi, t, outs[p])
+			outs[p], errs[p] = d.colScanBlocks(ctx, cols, cq, keep, lo, hi, t, outs[p])
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[p], errs[p] = d.colScanBlocks(ctx, cols, cq, lo, hi, t, outs[p])
+			outs[p], errs[p] = d.colScanBlocks(ctx, cols, cq, keep, lo, hi, t, outs[p])
 		}()
 	}
 	wg.Wait()
@@ -401,9 +428,9 @@ func selectNearest(cand []rowDist, c, maxDist int) []int {
 	for _, s := range cand {
 		switch {
 		case int(s.dist) < cut:
-			out = append(out, s.row)
+			out = append(out, int(s.row))
 		case int(s.dist) == cut && room > 0:
-			out = append(out, s.row)
+			out = append(out, int(s.row))
 			room--
 		}
 	}

@@ -30,8 +30,8 @@ func TestTranspose64(t *testing.T) {
 }
 
 // TestColSignStage checks that the sign stage over columns keeps the rows
-// the row scan keeps: for several dimensions and numbers of candidates,
-// with deleted and zero rows, rows replaced after the columns were built,
+// the row scan keeps: for several dimensions, numbers of candidates and
+// filters, with deleted and zero rows, rows replaced after the columns were built,
 // rows appended after them, and split among goroutines or not.
 func TestColSignStage(t *testing.T) {
 	ctx := context.Background()
@@ -72,28 +72,30 @@ func TestColSignStage(t *testing.T) {
 		for qi, sparse := range []bool{true, false} {
 			q := d.query(unit(t, vec(sparse)...))
 			for _, c := range []int{1, 50, 2000, 5000, rows + 5000} {
-				cols := d.cols
-				d.cols = nil
-				want, err := d.signStage(ctx, q, c, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				d.cols = cols
-				for _, par := range []int{1 << 30, 100} {
-					// Every block in the sample (no estimate), or one in twenty.
-					signParallelRows, colSampleBlocks = par, 1<<20
-					if par == 100 {
-						colSampleBlocks = 16
-					}
-					got, err := d.signStage(ctx, q, c, nil)
+				for ki, keep := range []func(int) bool{nil, func(r int) bool { return r%7 != 3 }, func(r int) bool { return r%50 == 0 }} {
+					cols := d.cols
+					d.cols = nil
+					want, err := d.signStage(ctx, q, c, keep)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, got); diff != "" {
-						t.Errorf("dim %d, query %d, %d candidates, parallel from %d rows: columns (-rows +columns):\n%s", dim, qi, c, par, diff)
+					d.cols = cols
+					for _, par := range []int{1 << 30, 100} {
+						// Every block in the sample (no estimate), or one in twenty.
+						signParallelRows, colSampleBlocks = par, 1<<20
+						if par == 100 {
+							colSampleBlocks = 16
+						}
+						got, err := d.signStage(ctx, q, c, keep)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if diff := cmp.Diff(want, got); diff != "" {
+							t.Errorf("dim %d, query %d, %d candidates, filter %d, parallel from %d rows: columns (-rows +columns):\n%s", dim, qi, c, ki, par, diff)
+						}
 					}
+					signParallelRows = oldPar
 				}
-				signParallelRows = oldPar
 			}
 		}
 		// A row inserted before the end drops the columns.
