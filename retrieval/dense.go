@@ -490,17 +490,9 @@ func (d *denseIndex) signStage(ctx context.Context, q denseQuery, c int, keep fu
 		eligible += k
 	}
 	out := make([]int, 0, min(c, eligible))
-	cut, sum := len(hist)-1, 0
-	for h, k := range hist {
-		if sum+k > c {
-			cut = h
-			break
-		}
-		sum += k
-	}
 	// Rows nearer than cut all go in; rows at cut fill what is left, in
 	// rid order, so that the result is deterministic.
-	room := c - sum
+	cut, room := histCut(hist, c)
 	for r, h := range dist {
 		switch {
 		case int(h) < cut:
@@ -511,6 +503,21 @@ func (d *denseIndex) signStage(ctx context.Context, q denseQuery, c int, keep fu
 		}
 	}
 	return out, nil
+}
+
+// histCut returns the distance at which a histogram of distances reaches c
+// rows (its last when it never does) and how many rows at that distance
+// make up c with the nearer ones.
+func histCut(hist []int, c int) (cut, room int) {
+	cut, sum := len(hist)-1, 0
+	for h, k := range hist {
+		if sum+k > c {
+			cut = h
+			break
+		}
+		sum += k
+	}
+	return cut, c - sum
 }
 
 // signParallelRows is the index size from which the sign stage's scan is

@@ -415,15 +415,7 @@ func selectNearest(cand []rowDist, c, maxDist int) []int {
 	for _, s := range cand {
 		hist[s.dist]++
 	}
-	cut, sum := len(hist)-1, 0
-	for h, k := range hist {
-		if sum+k > c {
-			cut = h
-			break
-		}
-		sum += k
-	}
-	room := c - sum
+	cut, room := histCut(hist, c)
 	out := make([]int, 0, min(c, len(cand)))
 	for _, s := range cand {
 		switch {

@@ -39,20 +39,8 @@ func BenchmarkSignScan(b *testing.B) {
 // BenchmarkInt8Stage compares the int8 dot product over every component
 // with the one over a claim-like query's non-zero third.
 func BenchmarkInt8Stage(b *testing.B) {
-	rng := rand.New(rand.NewSource(2))
 	const rows = 25000
-	codes := make([]int8, rows*384)
-	for i := range codes {
-		codes[i] = int8(rng.Intn(255) - 127)
-	}
-	v := make([]float32, 384)
-	for i := range v {
-		if i < 100 || rng.Intn(5) == 0 {
-			v[i] = float32(rng.NormFloat64())
-		}
-	}
-	u, _ := normalize(v)
-	q := newDenseIndex().query(u)
+	codes, q := randomCodes(2, rows)
 	b.Run("dense", func(b *testing.B) {
 		for b.Loop() {
 			for r := range rows {
@@ -117,21 +105,9 @@ func BenchmarkSignStage(b *testing.B) {
 // row at a time and four at a time, over 25,000 rows scattered among
 // 300,000 (115 MB of codes, more than the caches hold), on one CPU.
 func BenchmarkInt8Scattered(b *testing.B) {
-	rng := rand.New(rand.NewSource(4))
 	const rows, cand = 300000, 25000
-	codes := make([]int8, rows*384)
-	for i := range codes {
-		codes[i] = int8(rng.Intn(255) - 127)
-	}
-	v := make([]float32, 384)
-	for i := range v {
-		if i < 100 || rng.Intn(5) == 0 {
-			v[i] = float32(rng.NormFloat64())
-		}
-	}
-	u, _ := normalize(v)
-	q := newDenseIndex().query(u)
-	picked := rng.Perm(rows)[:cand]
+	codes, q := randomCodes(4, rows)
+	picked := rand.New(rand.NewSource(5)).Perm(rows)[:cand]
 	slices.Sort(picked)
 	row := func(r int) []int8 { return codes[r*384 : (r+1)*384] }
 	var sink int32
@@ -155,4 +131,23 @@ func BenchmarkInt8Scattered(b *testing.B) {
 		b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	})
 	_ = sink
+}
+
+// randomCodes returns the random int8 codes of rows 384-dimensional rows and
+// a claim-like query: its first 100 components and a fifth of the others
+// non-zero.
+func randomCodes(seed int64, rows int) ([]int8, denseQuery) {
+	rng := rand.New(rand.NewSource(seed))
+	codes := make([]int8, rows*384)
+	for i := range codes {
+		codes[i] = int8(rng.Intn(255) - 127)
+	}
+	v := make([]float32, 384)
+	for i := range v {
+		if i < 100 || rng.Intn(5) == 0 {
+			v[i] = float32(rng.NormFloat64())
+		}
+	}
+	u, _ := normalize(v)
+	return codes, newDenseIndex().query(u)
 }
