@@ -146,14 +146,24 @@ func TestEmbeddedColumns(t *testing.T) {
 		}
 		return v
 	}
-	fill := func(e *Embedded, from, to int) {
+	// upsert writes passages [from, to); fill does and fails the test on
+	// an error.
+	upsert := func(e *Embedded, from, to int, vs [][]float32) error {
 		var ps []evidence.Passage
-		var vs [][]float32
 		for i := from; i < to; i++ {
 			ps = append(ps, evidence.Passage{ID: fmt.Sprint(i), SourceID: fmt.Sprint(i), Text: fmt.Sprintf("passage %d of topic%d", i, i%13)})
+		}
+		return e.Upsert(ctx, ps, vs)
+	}
+	vecs := func(n int) [][]float32 {
+		var vs [][]float32
+		for range n {
 			vs = append(vs, vec())
 		}
-		if err := e.Upsert(ctx, ps, vs); err != nil {
+		return vs
+	}
+	fill := func(e *Embedded, from, to int) {
+		if err := upsert(e, from, to, vecs(to-from)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,5 +218,43 @@ func TestEmbeddedColumns(t *testing.T) {
 	}
 	if !search("short tail") {
 		t.Error("no columns after a short tail")
+	}
+
+	// Writes while columns are built: a build that saw the index before a
+	// write is not put in place, and searches stay right.
+	e.mu.Lock()
+	e.dense.cols = nil
+	e.mu.Unlock()
+	done := make(chan struct{})
+	written := vecs(60)
+	go func() {
+		defer close(done)
+		for i := 0; i < 60; i += 10 {
+			if err := upsert(e, 2700+i, 2710+i, written[i:i+10]); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for range 20 {
+		if _, err := e.Search(ctx, Query{Vector: queries[0], K: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	search("written while built")
+
+	// Close while a build may be running.
+	for range 3 {
+		f, err := OpenEmbedded(ctx, path+"2", EmbeddedConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Len() == 0 {
+			fill(f, 0, 2600)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
