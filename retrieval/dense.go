@@ -72,9 +72,11 @@ type denseIndex struct {
 	// cols is the sign codes as columns (see signColumns), nil until
 	// built; rows inserted before its end drop it.
 	cols *signColumns
-	// writes counts puts and deletes, so that columns built from the
-	// index are not put in place after it changed.
-	writes int
+	// rewrites counts the puts that change rows columns may hold (a row
+	// replaced, or inserted before the last), so that columns built from
+	// the index are not put in place after one. Appended rows and deletes
+	// leave them right: the first are scanned by rows, the second flagged.
+	rewrites int
 	// mapped is the snapshot the arrays point into; nil once they are
 	// owned (on the heap).
 	mapped *mapping
@@ -125,12 +127,11 @@ func (d *denseIndex) domainID(domain string) uint32 {
 // zeros and, unless no row was ever put, of the index's dimension.
 func (d *denseIndex) put(rid int64, vec []float32, domain string, published int64) {
 	d.own()
-	d.writes++
 	if d.live == 0 && len(vec) != d.dim {
 		// Empty but for tombstones of another dimension: start afresh.
-		w := d.writes
+		w := d.rewrites
 		*d = *newDenseIndex()
-		d.writes = w
+		d.rewrites = w + 1
 		d.dim, d.words = len(vec), (len(vec)+63)/64
 	}
 	r, found := d.find(rid)
@@ -145,6 +146,9 @@ func (d *denseIndex) put(rid int64, vec []float32, domain string, published int6
 		d.codes = slices.Insert(d.codes, r*d.dim, make([]int8, d.dim)...)
 		d.signs = slices.Insert(d.signs, r*d.words, make([]uint64, d.words)...)
 		d.deleted++
+	}
+	if found || r < len(d.rids)-1 {
+		d.rewrites++
 	}
 	if d.flags[r]&rowDeleted != 0 {
 		d.deleted--
@@ -171,7 +175,6 @@ func (d *denseIndex) delete(rid int64) {
 		return
 	}
 	d.own()
-	d.writes++
 	d.flags[r] = rowDeleted
 	d.live--
 	d.deleted++

@@ -220,8 +220,8 @@ func TestEmbeddedColumns(t *testing.T) {
 		t.Error("no columns after a short tail")
 	}
 
-	// Writes while columns are built: a build that saw the index before a
-	// write is not put in place, and searches stay right.
+	// Rows appended while columns are built: the columns are put in place
+	// all the same, and searches stay right.
 	e.mu.Lock()
 	e.dense.cols = nil
 	e.mu.Unlock()
@@ -242,7 +242,9 @@ func TestEmbeddedColumns(t *testing.T) {
 		}
 	}
 	<-done
-	search("written while built")
+	if !search("written while built") {
+		t.Error("columns built beside rows appended were not put in place")
+	}
 
 	// Close while a build may be running.
 	for range 3 {
@@ -255,6 +257,34 @@ func TestEmbeddedColumns(t *testing.T) {
 		}
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestColumnsRewrites checks which puts make columns built before them
+// stale: a replaced row and a row inserted before the last, not an
+// appended row or a delete.
+func TestColumnsRewrites(t *testing.T) {
+	d := newDenseIndex()
+	v := []float32{1, 0, 0, 0}
+	for _, rid := range []int64{2, 4, 6} {
+		d.put(rid, v, "", noDate)
+	}
+	for _, tt := range []struct {
+		what  string
+		write func()
+		stale bool
+	}{
+		{"append", func() { d.put(8, v, "", noDate) }, false},
+		{"delete", func() { d.delete(4) }, false},
+		{"replace", func() { d.put(6, v, "", noDate) }, true},
+		{"insert", func() { d.put(5, v, "", noDate) }, true},
+		{"put back a deleted row", func() { d.put(4, v, "", noDate) }, true},
+	} {
+		before := d.rewrites
+		tt.write()
+		if stale := d.rewrites != before; stale != tt.stale {
+			t.Errorf("%s: columns stale %v, want %v", tt.what, stale, tt.stale)
 		}
 	}
 }

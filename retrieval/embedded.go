@@ -195,8 +195,9 @@ func (e *Embedded) load(ctx context.Context) error {
 // added since they were built: about 0.1-0.4 s at 1M passages, which
 // neither start-up nor a search waits for; searches scan rows until the
 // columns are in place. It reads the index under the read lock and puts
-// the columns in place under the write lock, unless the index changed in
-// between.
+// the columns in place under the write lock, unless a row they hold was
+// rewritten in between (rows appended are scanned by rows until the next
+// build).
 func (e *Embedded) refreshColumns() {
 	e.mu.RLock()
 	start := !e.closed && e.dense.columnsStale() && e.colBuilding.CompareAndSwap(false, true)
@@ -218,11 +219,11 @@ func (e *Embedded) refreshColumns() {
 			e.mu.RUnlock()
 			return
 		}
-		writes := d.writes
+		rewrites := d.rewrites
 		cols := d.buildColumns()
 		e.mu.RUnlock()
 		e.mu.Lock()
-		if !e.closed && e.dense == d && d.writes == writes {
+		if !e.closed && e.dense == d && d.rewrites == rewrites {
 			d.cols = cols
 		}
 		e.mu.Unlock()
