@@ -59,7 +59,7 @@ func BenchmarkDenseSearch(b *testing.B) {
 	}
 	start := time.Now()
 	if d.columnsStale() {
-		d.cols = d.buildColumns()
+		d.cols = d.buildColumns(nil)
 	}
 	build := time.Since(start)
 

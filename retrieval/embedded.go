@@ -85,8 +85,10 @@ type Embedded struct {
 	// seen is the last generation whose writes the indexes hold, this
 	// process's or another's (see catchUp); guarded by mu.
 	seen int64
-	// closed is set by Close, under mu.
-	closed bool
+	// closed is set by Close, under mu; closing before it, so that a
+	// build of columns stops.
+	closed  bool
+	closing atomic.Bool
 	// colBuilding is set while refreshColumns builds columns; colBuilds
 	// waits for it.
 	colBuilding atomic.Bool
@@ -126,7 +128,6 @@ func OpenEmbedded(ctx context.Context, path string, cfg EmbeddedConfig) (*Embedd
 		db.Close()
 		return nil, fmt.Errorf("open passage store: %w", err)
 	}
-	e.refreshColumns()
 	log.Debug("passage store loaded", "path", path, "passages", e.dense.len(), "dim", e.dense.dim,
 		"mapped", e.dense.mapped != nil, "bm25 mapped", e.lex.base.mapped != nil, "ms", time.Since(start).Milliseconds())
 	return e, nil
@@ -192,9 +193,10 @@ func (e *Embedded) load(ctx context.Context) error {
 
 // refreshColumns starts building the dense index's sign columns (see
 // signColumns) in the background when they are missing or many rows were
-// added since they were built: about 0.1-0.4 s at 1M passages, which
-// neither start-up nor a search waits for; searches scan rows until the
-// columns are in place. It reads the index under the read lock and puts
+// added since they were built: about 0.1-0.25 s at 1M passages, which no
+// search waits for; searches scan rows until the columns are in place.
+// Searches call it, so that a process that only writes (verity ingest)
+// never builds them, and Close stops a build. It reads the index under the read lock and puts
 // the columns in place under the write lock, unless a row they hold was
 // rewritten in between (rows appended are scanned by rows until the next
 // build).
@@ -220,8 +222,11 @@ func (e *Embedded) refreshColumns() {
 			return
 		}
 		rewrites := d.rewrites
-		cols := d.buildColumns()
+		cols := d.buildColumns(e.closing.Load)
 		e.mu.RUnlock()
+		if cols == nil {
+			return
+		}
 		e.mu.Lock()
 		if !e.closed && e.dense == d && d.rewrites == rewrites {
 			d.cols = cols
@@ -296,6 +301,7 @@ func (e *Embedded) saveSnapshot() {
 // Close writes the dense snapshot when it changed and closes the database.
 // The store must not be used afterwards.
 func (e *Embedded) Close() error {
+	e.closing.Store(true)
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()

@@ -80,7 +80,7 @@ func BenchmarkSignStage(b *testing.B) {
 	}
 	u, _ := normalize(v)
 	q := d.query(u)
-	cols := d.buildColumns()
+	cols := d.buildColumns(nil)
 	old := signParallelRows
 	defer func() { signParallelRows = old }()
 	signParallelRows = 1 << 30
