@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -123,7 +124,9 @@ func stemWord(w string) string {
 	s := txt.Porter2(w)
 	if stemCached.Load() < stemCacheMax {
 		stemCacheMu.Lock()
-		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
+		// Copies: w is often cut from a passage's text, which the cache
+		// would otherwise keep alive.
+		if _, loaded := stemCache.LoadOrStore(strings.Clone(w), strings.Clone(s)); !loaded {
 			stemCached.Add(1)
 		}
 		stemCacheMu.Unlock()

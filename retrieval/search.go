@@ -34,9 +34,10 @@ func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 	n := k * e.cfg.CandidateFactor
 	f := normalizeFilter(q.Filter)
 
-	var dense []scored
+	var u []float32
 	if len(q.Vector) > 0 {
-		u, err := normalize(q.Vector)
+		var err error
+		u, err = normalize(q.Vector)
 		switch {
 		case errors.Is(err, errZeroVector):
 			// No direction: nothing is near it; BM25 alone ranks.
@@ -44,11 +45,24 @@ func (e *Embedded) Search(ctx context.Context, q Query) ([]Hit, error) {
 		case err != nil:
 			return nil, fmt.Errorf("search: query %w", err)
 		}
-		if dense, err = e.denseSearch(ctx, u, len(q.Vector), n, f); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
 	}
-	sparse, err := e.sparseSearch(ctx, q.Text, n, f)
+	// BM25 runs beside the dense search, on another CPU when one is free.
+	var sparse []scored
+	var sparseErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sparse, sparseErr = e.sparseSearch(ctx, q.Text, n, f)
+	}()
+	var dense []scored
+	var err error
+	if len(q.Vector) > 0 {
+		dense, err = e.denseSearch(ctx, u, len(q.Vector), n, f)
+	}
+	<-done
+	if err == nil {
+		err = sparseErr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -96,6 +110,7 @@ func (e *Embedded) denseSearch(ctx context.Context, u []float32, dim, n int, f f
 
 // denseCandidates runs the dense index's stages under the read lock.
 func (e *Embedded) denseCandidates(ctx context.Context, u []float32, dim, n int, f filter) ([]scored, error) {
+	e.refreshColumns()
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	d := e.dense
