@@ -452,6 +452,10 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 		return nil
 	}
 	docs := analyzeAll(passages)
+	blobs := make([][]byte, len(units))
+	for i, u := range units {
+		blobs[i] = encodeVector(u)
+	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.mu.RLock()
@@ -462,7 +466,7 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 		// dimensions, but mixing embedders in one store is a mistake.
 		return fmt.Errorf("vectors have %d dimensions; this store holds %d-dimensional vectors (re-index to change embedders)", len(units[0]), dim)
 	}
-	deleted, rids, gen, err := e.write(ctx, sourceIDs, passages, units)
+	deleted, rids, gen, err := e.write(ctx, sourceIDs, passages, blobs)
 	if err != nil {
 		return err
 	}
@@ -486,7 +490,7 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 // write deletes the passages of the sources and stores the passages and
 // their vectors in one transaction. It returns the row IDs deleted and
 // stored and the new generation, 0 when nothing changed.
-func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evidence.Passage, units [][]float32) (deleted, rids []int64, gen int64, err error) {
+func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evidence.Passage, blobs [][]byte) (deleted, rids []int64, gen int64, err error) {
 	tx, err := e.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, 0, err
@@ -504,7 +508,7 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 		deleted = append(deleted, ds...)
 	}
 	if len(passages) > 0 {
-		if rids, err = insertRows(ctx, tx, passages, units); err != nil {
+		if rids, err = insertRows(ctx, tx, passages, blobs); err != nil {
 			return nil, nil, 0, err
 		}
 	}
@@ -517,28 +521,98 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 	return deleted, rids, gen, tx.Commit()
 }
 
-// insertRows inserts or replaces passages in tx and returns their row IDs.
-func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, units [][]float32) ([]int64, error) {
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO passages
-		(id, source_id, ordinal, text, url, domain, domain_key, title, published_at, reliability, vec)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+// insertRowsAtOnce is how many rows one INSERT statement of insertRows
+// writes: one statement a row cost about as much again as the row itself
+// (SQLite allows 32,766 parameters, 11 a row).
+const insertRowsAtOnce = 64
+
+// insertRows inserts or replaces passages, with their vectors encoded as
+// blobs, in tx and returns their row IDs.
+func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, blobs [][]byte) ([]int64, error) {
+	rids := make([]int64, len(passages))
+	index := make(map[string]int, len(passages))
+	for i, p := range passages {
+		index[p.ID] = i
+	}
+	var stmt *sql.Stmt
+	stmtRows := 0
+	defer func() {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}()
+	args := make([]any, 0, 11*insertRowsAtOnce)
+	for start := 0; start < len(passages); start += insertRowsAtOnce {
+		part := passages[start:min(start+insertRowsAtOnce, len(passages))]
+		if len(part) != stmtRows {
+			if stmt != nil {
+				stmt.Close()
+			}
+			var err error
+			if stmt, err = tx.PrepareContext(ctx, insertSQL(len(part))); err != nil {
+				return nil, err
+			}
+			stmtRows = len(part)
+		}
+		args = args[:0]
+		for i, p := range part {
+			args = append(args, p.ID, p.SourceID, p.Ordinal, p.Text, p.URL, p.Domain, domainKey(p.Domain),
+				p.Title, micros(p.PublishedAt), p.Reliability, blobs[start+i])
+		}
+		if err := scanRIDs(ctx, stmt, args, index, rids); err != nil {
+			if len(part) == 1 {
+				return nil, fmt.Errorf("passage %q: %w", part[0].ID, err)
+			}
+			return nil, fmt.Errorf("passages %q to %q: %w", part[0].ID, part[len(part)-1].ID, err)
+		}
+	}
+	return rids, nil
+}
+
+// insertSQL is the statement that inserts or replaces n passages and
+// returns their row IDs with their IDs (the order of RETURNING rows is not
+// defined).
+func insertSQL(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO passages
+		(id, source_id, ordinal, text, url, domain, domain_key, title, published_at, reliability, vec) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	b.WriteString(`
 		ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, ordinal = excluded.ordinal,
 			text = excluded.text, url = excluded.url, domain = excluded.domain, domain_key = excluded.domain_key,
 			title = excluded.title, published_at = excluded.published_at, reliability = excluded.reliability,
 			vec = excluded.vec
-		RETURNING rid`)
+		RETURNING rid, id`)
+	return b.String()
+}
+
+// scanRIDs runs an insertSQL statement and stores the row ID of each
+// passage it returns at the passage's place in rids.
+func scanRIDs(ctx context.Context, stmt *sql.Stmt, args []any, index map[string]int, rids []int64) error {
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer stmt.Close()
-	rids := make([]int64, len(passages))
-	for i, p := range passages {
-		if err := stmt.QueryRowContext(ctx, p.ID, p.SourceID, p.Ordinal, p.Text, p.URL, p.Domain, domainKey(p.Domain),
-			p.Title, micros(p.PublishedAt), p.Reliability, encodeVector(units[i])).Scan(&rids[i]); err != nil {
-			return nil, fmt.Errorf("passage %q: %w", p.ID, err)
+	for rows.Next() {
+		var rid int64
+		var id string
+		if err := rows.Scan(&rid, &id); err != nil {
+			rows.Close()
+			return err
 		}
+		i, ok := index[id]
+		if !ok {
+			rows.Close()
+			return fmt.Errorf("insert returned passage %q, which it was not given", id)
+		}
+		rids[i] = rid
 	}
-	return rids, nil
+	return errors.Join(rows.Err(), rows.Close())
 }
 
 // bumpGeneration adds one to the write generation in tx and returns it.
