@@ -176,6 +176,40 @@ func (s *SQLite) SourceHash(ctx context.Context, id string) (string, bool, error
 	return h, true, nil
 }
 
+// maxHashIDs bounds the ids of one SourceHashes query (SQLite allows
+// 32,766 parameters).
+const maxHashIDs = 500
+
+// SourceHashes returns the content hashes of the sources of ids that are
+// stored, by id: what SourceHash gives for each, in one query a few hundred
+// ids. Ingest asks it for the sources of a JSONL file in groups.
+func (s *SQLite) SourceHashes(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for part := range slices.Chunk(ids, maxHashIDs) {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		q := "SELECT id, content_hash FROM sources WHERE id IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, fmt.Errorf("get source hashes: %w", err)
+		}
+		for rows.Next() {
+			var id, h string
+			if err := rows.Scan(&id, &h); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("get source hashes: %w", err)
+			}
+			out[id] = h
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, fmt.Errorf("get source hashes: %w", err)
+		}
+	}
+	return out, nil
+}
+
 // likePattern returns a LIKE pattern matching q anywhere, with LIKE's
 // wildcards in q escaped by '\'.
 func likePattern(q string) string {

@@ -335,7 +335,12 @@ func loadRecord(it Item) (Record, error) {
 	if _, err := f.ReadAt(buf, it.offset); err != nil {
 		return Record{}, fmt.Errorf("read line %d: %w", it.Line, err)
 	}
-	rec, err := parseRecord(buf)
+	return parseLine(it, buf)
+}
+
+// parseLine parses a record item's line, read again.
+func parseLine(it Item, line []byte) (Record, error) {
+	rec, err := parseRecord(line)
 	if err != nil {
 		return Record{}, fmt.Errorf("line %d changed since it was listed: %w", it.Line, err)
 	}
