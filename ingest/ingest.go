@@ -207,7 +207,7 @@ func (in *Ingester) Run(ctx context.Context, args []string, progress func(Progre
 	// Sources are written in batches when the stores allow it; see
 	// batchWriter. It runs under ctx: gctx ends when the workers are done,
 	// before the last batch is written.
-	w := in.newBatchWriter(ctx, func(p prepared, err error) { done(p.i, p.it, len(p.ps), false, err) })
+	w := in.newBatchWriter(ctx, len(items), func(p prepared, err error) { done(p.i, p.it, len(p.ps), false, err) })
 	g.SetLimit(in.cfg.Workers)
 	for first, n := range in.bundles(items) {
 		if gctx.Err() != nil {

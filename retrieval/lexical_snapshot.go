@@ -27,6 +27,123 @@ const (
 
 // merged returns the live passages of x as one segment, docs in rid order.
 func (x *lexIndex) merged() (*lexSegment, error) {
+	if s, ok, err := x.mergedAppend(); ok || err != nil {
+		return s, err
+	}
+	return x.mergedAll()
+}
+
+// mergedAppend is merged for the index of a process that only added
+// passages to its snapshot, as ingest does: no passage deleted or replaced,
+// every new rid after the base's. The base's docs keep their numbers, the
+// new ones follow, and each term's postings and blocks are the base's,
+// copied whole, then the new ones (its last base block recomputed with
+// them): a copy of the base instead of a posting-by-posting rebuild, which
+// took seconds at a million passages at every close. ok is false for any
+// other index.
+func (x *lexIndex) mergedAppend() (s *lexSegment, ok bool, err error) {
+	nb := len(x.base.rids)
+	if x.deleted != 0 || len(x.dRids) == 0 {
+		return nil, false, nil
+	}
+	for i, rid := range x.dRids {
+		if (i == 0 && nb > 0 && rid <= x.base.rids[nb-1]) || (i > 0 && rid <= x.dRids[i-1]) {
+			return nil, false, nil
+		}
+	}
+	if nb+len(x.dRids) >= math.MaxUint32 {
+		return nil, true, fmt.Errorf("%d passages; the full-text index holds fewer than 2^32", nb+len(x.dRids))
+	}
+	base := x.base
+	s = &lexSegment{
+		rids:      slices.Concat(base.rids, x.dRids),
+		lens:      slices.Concat(base.lens, x.dLens),
+		termOffs:  make([]uint32, 1, base.terms()+len(x.dPost)+1),
+		postOffs:  make([]uint32, 1, base.terms()+len(x.dPost)+1),
+		blockOffs: make([]uint32, 1, base.terms()+len(x.dPost)+1),
+	}
+	postings := len(base.docs)
+	for _, ps := range x.dPost {
+		postings += len(ps)
+	}
+	if postings > math.MaxUint32 {
+		return nil, true, errors.New("the full-text index outgrew its 32-bit offsets")
+	}
+	s.docs = make([]uint32, 0, postings)
+	s.tfs = make([]uint8, 0, postings)
+	blocks := len(base.blockLast) + postings/lexBlock + len(x.dPost)
+	s.blockLast, s.blockMaxTF, s.blockMinLen = make([]uint32, 0, blocks), make([]uint8, 0, blocks), make([]uint32, 0, blocks)
+	dterms := make([]string, 0, len(x.dPost))
+	for t := range x.dPost {
+		dterms = append(dterms, t)
+	}
+	slices.Sort(dterms)
+	// blocks appends the blocks of the postings from the term's posting
+	// from on.
+	addBlocks := func(from int) {
+		for start := from; start < len(s.docs); start += lexBlock {
+			end := min(start+lexBlock, len(s.docs))
+			var maxTF uint8
+			minLen := uint32(math.MaxUint32)
+			for j := start; j < end; j++ {
+				maxTF = max(maxTF, s.tfs[j])
+				minLen = min(minLen, s.lens[s.docs[j]])
+			}
+			s.blockLast = append(s.blockLast, s.docs[end-1])
+			s.blockMaxTF = append(s.blockMaxTF, maxTF)
+			s.blockMinLen = append(s.blockMinLen, minLen)
+		}
+	}
+	bi, di, nt := 0, 0, base.terms()
+	for bi < nt || di < len(dterms) {
+		var t string
+		var inBase, inDelta bool
+		switch {
+		case di == len(dterms) || (bi < nt && base.term(bi) < dterms[di]):
+			t, inBase = base.term(bi), true
+		case bi < nt && base.term(bi) == dterms[di]:
+			t, inBase, inDelta = dterms[di], true, true
+		default:
+			t, inDelta = dterms[di], true
+		}
+		s.termBytes = append(s.termBytes, t...)
+		if len(s.termBytes) > math.MaxUint32 {
+			return nil, true, errors.New("the full-text index outgrew its 32-bit offsets")
+		}
+		s.termOffs = append(s.termOffs, uint32(len(s.termBytes)))
+		first := len(s.docs)
+		recompute := first
+		if inBase {
+			lo, hi, block := base.postings(bi)
+			s.docs = append(s.docs, base.docs[lo:hi]...)
+			s.tfs = append(s.tfs, base.tfs[lo:hi]...)
+			last := block + (hi-1-lo)/lexBlock
+			if !inDelta {
+				last++
+			}
+			s.blockLast = append(s.blockLast, base.blockLast[block:last]...)
+			s.blockMaxTF = append(s.blockMaxTF, base.blockMaxTF[block:last]...)
+			s.blockMinLen = append(s.blockMinLen, base.blockMinLen[block:last]...)
+			recompute = first + (last-block)*lexBlock
+			bi++
+		}
+		if inDelta {
+			for _, p := range x.dPost[t] {
+				s.docs = append(s.docs, uint32(nb)+p.doc)
+				s.tfs = append(s.tfs, p.tf)
+			}
+			di++
+		}
+		addBlocks(recompute)
+		s.postOffs = append(s.postOffs, uint32(len(s.docs)))
+		s.blockOffs = append(s.blockOffs, uint32(len(s.blockLast)))
+	}
+	return s, true, nil
+}
+
+// mergedAll is merged for any index: every live passage renumbered in rid
+// order and every posting rebuilt.
+func (x *lexIndex) mergedAll() (*lexSegment, error) {
 	type src struct {
 		rid  int64
 		base bool

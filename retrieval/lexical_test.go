@@ -172,3 +172,43 @@ func TestLexSnapshotRejectsDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestLexMergeAppendMatchesFull checks the merge of an index that only
+// gained passages since its snapshot, as ingest leaves it, against the
+// merge that rebuilds every posting.
+func TestLexMergeAppendMatchesFull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := newLexIndex()
+	lexCorpus(x, rng, 0, 3000)
+	path := filepath.Join(t.TempDir(), "x.bm25")
+	if _, err := writeLexSnapshot(path, x, 1); err != nil {
+		t.Fatal(err)
+	}
+	y, _, err := readLexSnapshot(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.close()
+	for _, idx := range []struct {
+		name string
+		x    *lexIndex
+	}{{"on the heap", x}, {"mapped", y}} {
+		lexCorpus(idx.x, rng, 3000+idx.x.live, 700)
+		want, err := idx.x.mergedAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := idx.x.mergedAppend()
+		if !ok || err != nil {
+			t.Fatalf("%s: mergedAppend = %v, %v", idx.name, ok, err)
+		}
+		want.mapped = nil
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(lexSegment{})); diff != "" {
+			t.Errorf("%s: append merge differs (-full +append):\n%s", idx.name, diff)
+		}
+	}
+	y.delete(7)
+	if _, ok, _ := y.mergedAppend(); ok {
+		t.Error("mergedAppend took an index with a deleted passage")
+	}
+}
