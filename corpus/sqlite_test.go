@@ -171,6 +171,13 @@ func TestSQLitePutSources(t *testing.T) {
 			t.Errorf("source %s: hash %q, %v, %v", want.ID, h, ok, err)
 		}
 	}
+	// A source named twice in a batch is stored as last given.
+	if err := s.PutSources(ctx, []evidence.Source{{ID: "d", ContentHash: "old"}, {ID: "e", ContentHash: "h5"}, {ID: "d", ContentHash: "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, _, _ := s.SourceHash(ctx, "d"); h != "new" {
+		t.Errorf("source put twice in a batch has hash %q, want the last", h)
+	}
 	// One bad source stores none of the batch.
 	if err := s.PutSources(ctx, []evidence.Source{{ID: "c", ContentHash: "h3"}, {ID: ""}}); err == nil {
 		t.Fatal("a source without an ID was accepted")

@@ -177,7 +177,7 @@ func (e *Embedded) load(ctx context.Context) error {
 	}
 	e.gen, e.seen = gen, gen
 	if e.dense.len() > 0 {
-		e.saveSnapshot()
+		e.saveSnapshot(false)
 	}
 	return nil
 }
@@ -214,45 +214,54 @@ func (e *Embedded) rebuild(ctx context.Context) (*denseIndex, error) {
 }
 
 // saveSnapshot writes the indexes that changed as their snapshots when
-// they reflect the database. A failure is logged: the next open rebuilds.
-// The full-text index then maps its snapshot, leaving the heap. Callers
-// hold mu, or own e exclusively.
-func (e *Embedded) saveSnapshot() {
+// they reflect the database, the two at once (the dense one is mostly
+// writing, the full-text one mostly merging). A failure is logged: the
+// next open rebuilds. Unless the store is closing, the full-text index then
+// maps its snapshot, leaving the heap. Callers hold mu, or own e
+// exclusively.
+func (e *Embedded) saveSnapshot(closing bool) {
 	if e.gen < 0 || !littleEndian {
 		return
 	}
+	var wg sync.WaitGroup
 	if e.dirty {
-		start := time.Now()
-		if err := writeSnapshot(e.snapshot, e.dense, e.gen); err != nil {
-			e.log.Warn("dense snapshot not written", "snapshot", e.snapshot, "err", err)
-		} else {
+		wg.Go(func() {
+			start := time.Now()
+			if err := writeSnapshot(e.snapshot, e.dense, e.gen); err != nil {
+				e.log.Warn("dense snapshot not written", "snapshot", e.snapshot, "err", err)
+				return
+			}
 			e.dirty = false
 			e.log.Info("dense snapshot written", "snapshot", e.snapshot, "passages", e.dense.len(), "ms", time.Since(start).Milliseconds())
-		}
+		})
 	}
-	if e.lexDirty {
-		start := time.Now()
-		if _, err := writeLexSnapshot(e.lexPath, e.lex, e.gen); err != nil {
-			e.log.Warn("full-text snapshot not written", "snapshot", e.lexPath, "err", err)
-			return
-		}
-		e.lexDirty = false
+	defer wg.Wait()
+	if !e.lexDirty {
+		return
+	}
+	start := time.Now()
+	if _, err := writeLexSnapshot(e.lexPath, e.lex, e.gen); err != nil {
+		e.log.Warn("full-text snapshot not written", "snapshot", e.lexPath, "err", err)
+		return
+	}
+	e.lexDirty = false
+	if !closing {
 		if x, _, err := readLexSnapshot(e.lexPath); err == nil {
 			e.lex.close()
 			e.lex = x
 		}
-		e.log.Info("full-text snapshot written", "snapshot", e.lexPath, "passages", e.lex.live, "ms", time.Since(start).Milliseconds())
 	}
+	e.log.Info("full-text snapshot written", "snapshot", e.lexPath, "passages", e.lex.live, "ms", time.Since(start).Milliseconds())
 }
 
-// Close writes the dense snapshot when it changed and closes the database.
-// The store must not be used afterwards.
+// Close writes the snapshots that changed and closes the database. The
+// store must not be used afterwards.
 func (e *Embedded) Close() error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.saveSnapshot()
+	e.saveSnapshot(true)
 	e.dense.close()
 	e.lex.close()
 	return e.db.Close()
