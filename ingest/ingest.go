@@ -56,8 +56,9 @@ const (
 
 // Config configures an [Ingester]. The zero value works.
 type Config struct {
-	// Workers is how many sources are processed at once (fetch, extract,
-	// embed, store). Default 4.
+	// Workers is how many sources, or runs of up to 64 consecutive records
+	// of a JSONL file, are prepared at once (fetch, extract, chunk, embed);
+	// one writer stores what they prepare when the stores batch. Default 4.
 	Workers int
 	// EmbedBatch is how many passages go to the embedder in one call.
 	// Default 32.
