@@ -148,7 +148,7 @@ func (s *SQLite) PutSources(ctx context.Context, srcs []evidence.Source) error {
 }
 
 // putSourcesAtOnce is how many sources one statement of PutSources puts:
-// a statement a source cost about as much again as the source.
+// fewer statements, less of the driver's work a statement.
 const putSourcesAtOnce = 64
 
 // putSourcesSQL is putSourceSQL for n sources.

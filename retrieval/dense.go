@@ -68,6 +68,9 @@ type denseIndex struct {
 
 	live    int
 	deleted int
+	// room is the rows reserve last made room for, kept for an index that
+	// learns its dimension at its first row.
+	room int
 	// mapped is the snapshot the arrays point into; nil once they are
 	// owned (on the heap).
 	mapped *mapping
@@ -100,6 +103,7 @@ func (d *denseIndex) reserve(n int) {
 	if n <= 0 {
 		return
 	}
+	d.room = n
 	if d.mapped != nil {
 		d.ownWith(n)
 		return
@@ -146,9 +150,12 @@ func (d *denseIndex) domainID(domain string) uint32 {
 func (d *denseIndex) put(rid int64, vec []float32, domain string, published int64) {
 	d.own()
 	if d.live == 0 && len(vec) != d.dim {
-		// Empty but for tombstones of another dimension: start afresh.
+		// Empty but for tombstones of another dimension: start afresh,
+		// with the room reserved.
+		room := d.room
 		*d = *newDenseIndex()
 		d.dim, d.words = len(vec), (len(vec)+63)/64
+		d.reserve(room)
 	}
 	r, found := d.find(rid)
 	if !found {

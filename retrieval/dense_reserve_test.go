@@ -36,6 +36,13 @@ func TestDenseReserve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mapped.close()
+	fresh := newDenseIndex()
+	fresh.reserve(80)
+	fill(fresh, 0, 1)
+	codes, rids := cap(fresh.codes), cap(fresh.rids)
+	if fill(fresh, 1, 79); cap(fresh.codes) != codes || cap(fresh.rids) != rids {
+		t.Errorf("an empty index given room for 80 rows grew before its 80th: codes %d -> %d, rids %d -> %d", codes, cap(fresh.codes), rids, cap(fresh.rids))
+	}
 	for name, d := range map[string]*denseIndex{"mapped": mapped, "heap": base} {
 		d.reserve(30)
 		if d.mapped != nil {

@@ -367,10 +367,10 @@ func isZero(v []float32) bool {
 	return true
 }
 
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+// appendVector appends the blob of v, float32s little-endian, to b.
+func appendVector(b []byte, v []float32) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	return b
 }
@@ -471,10 +471,6 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 		return nil
 	}
 	docs := analyzeAll(passages)
-	blobs := make([][]byte, len(units))
-	for i, u := range units {
-		blobs[i] = encodeVector(u)
-	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.mu.RLock()
@@ -485,7 +481,7 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 		// dimensions, but mixing embedders in one store is a mistake.
 		return fmt.Errorf("vectors have %d dimensions; this store holds %d-dimensional vectors (re-index to change embedders)", len(units[0]), dim)
 	}
-	deleted, rids, gen, err := e.write(ctx, sourceIDs, passages, blobs)
+	deleted, rids, gen, err := e.write(ctx, sourceIDs, passages, units)
 	if err != nil {
 		return err
 	}
@@ -509,7 +505,7 @@ func (e *Embedded) replace(ctx context.Context, sourceIDs []string, passages []e
 // write deletes the passages of the sources and stores the passages and
 // their vectors in one transaction. It returns the row IDs deleted and
 // stored and the new generation, 0 when nothing changed.
-func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evidence.Passage, blobs [][]byte) (deleted, rids []int64, gen int64, err error) {
+func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evidence.Passage, units [][]float32) (deleted, rids []int64, gen int64, err error) {
 	tx, err := e.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, 0, err
@@ -527,7 +523,7 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 		deleted = append(deleted, ds...)
 	}
 	if len(passages) > 0 {
-		if rids, err = insertRows(ctx, tx, passages, blobs); err != nil {
+		if rids, err = insertRows(ctx, tx, passages, units); err != nil {
 			return nil, nil, 0, err
 		}
 	}
@@ -541,13 +537,15 @@ func (e *Embedded) write(ctx context.Context, sourceIDs []string, passages []evi
 }
 
 // insertRowsAtOnce is how many rows one INSERT statement of insertRows
-// writes: one statement a row cost about as much again as the row itself
-// (SQLite allows 32,766 parameters, 11 a row).
+// writes: fewer statements, less of the driver's work a statement (SQLite
+// allows 32,766 parameters, 11 a row).
 const insertRowsAtOnce = 64
 
-// insertRows inserts or replaces passages, with their vectors encoded as
-// blobs, in tx and returns their row IDs.
-func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, blobs [][]byte) ([]int64, error) {
+// insertRows inserts or replaces passages with their unit vectors in tx
+// and returns their row IDs. The vectors of a statement are encoded into
+// one buffer, reused: the driver copies what it binds.
+func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, units [][]float32) ([]int64, error) {
+	var blobs []byte
 	rids := make([]int64, len(passages))
 	index := make(map[string]int, len(passages))
 	for i, p := range passages {
@@ -574,9 +572,16 @@ func insertRows(ctx context.Context, tx *sql.Tx, passages []evidence.Passage, bl
 			stmtRows = len(part)
 		}
 		args = args[:0]
+		blobs = blobs[:0]
+		for i := range part {
+			blobs = appendVector(blobs, units[start+i])
+		}
+		off := 0
 		for i, p := range part {
+			n := 4 * len(units[start+i])
 			args = append(args, p.ID, p.SourceID, p.Ordinal, p.Text, p.URL, p.Domain, domainKey(p.Domain),
-				p.Title, micros(p.PublishedAt), p.Reliability, blobs[start+i])
+				p.Title, micros(p.PublishedAt), p.Reliability, blobs[off:off+n:off+n])
+			off += n
 		}
 		if err := scanRIDs(ctx, stmt, args, index, rids); err != nil {
 			if len(part) == 1 {
