@@ -30,7 +30,9 @@ const (
 
 // Reserver is a PassageIndex that can make room for passages to come;
 // retrieval.Embedded is one. The writer tells it, before its first write,
-// how many sources the run holds: about the passages of a JSONL file.
+// how many sources the run holds and a quarter more: about the passages of
+// a JSONL file, whose records are mostly one passage each (a record of two
+// past the room would copy the whole index to grow it).
 type Reserver interface {
 	Reserve(n int)
 }
@@ -114,7 +116,7 @@ func (w *batchWriter) run(ctx context.Context) {
 			continue
 		}
 		if r, ok := w.rep.(Reserver); ok && w.reserve > 0 {
-			r.Reserve(w.reserve)
+			r.Reserve(w.reserve + w.reserve/4)
 			w.reserve = 0
 		}
 		w.write(ctx, batch)

@@ -240,7 +240,7 @@ func (e *Embedded) saveSnapshot(closing bool) {
 		return
 	}
 	start := time.Now()
-	if _, err := writeLexSnapshot(e.lexPath, e.lex, e.gen); err != nil {
+	if err := writeLexSnapshot(e.lexPath, e.lex, e.gen); err != nil {
 		e.log.Warn("full-text snapshot not written", "snapshot", e.lexPath, "err", err)
 		return
 	}
