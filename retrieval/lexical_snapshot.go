@@ -336,41 +336,37 @@ func (a *lexAppend) write(path string, gen int64) error {
 		w.section(bytesOf(a.postOffs))
 		w.section(bytesOf(a.blockOffs))
 		base := x.base
-		for _, at := range a.terms {
-			lo, hi, _, _ := a.baseRange(at)
+		// Each section of postings and blocks: per term, what is copied of
+		// the base, then the tail.
+		perTerm := func(parts func(at lexAppendTerm, lo, hi, blo, bhi int) (copied, tail []byte)) {
+			for _, at := range a.terms {
+				lo, hi, blo, bhi := a.baseRange(at)
+				copied, tail := parts(at, lo, hi, blo, bhi)
+				w.write(copied)
+				w.write(tail)
+			}
+			w.end()
+		}
+		perTerm(func(at lexAppendTerm, lo, hi, _, _ int) ([]byte, []byte) {
 			docs, _, _, _, _ := a.tail(at)
-			w.write(bytesOf(base.docs[lo:hi]))
-			w.write(bytesOf(docs))
-		}
-		w.end()
-		for _, at := range a.terms {
-			lo, hi, _, _ := a.baseRange(at)
+			return bytesOf(base.docs[lo:hi]), bytesOf(docs)
+		})
+		perTerm(func(at lexAppendTerm, lo, hi, _, _ int) ([]byte, []byte) {
 			_, tfs, _, _, _ := a.tail(at)
-			w.write(base.tfs[lo:hi])
-			w.write(tfs)
-		}
-		w.end()
-		for _, at := range a.terms {
-			_, _, blo, bhi := a.baseRange(at)
+			return base.tfs[lo:hi], tfs
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
 			_, _, last, _, _ := a.tail(at)
-			w.write(bytesOf(base.blockLast[blo:bhi]))
-			w.write(bytesOf(last))
-		}
-		w.end()
-		for _, at := range a.terms {
-			_, _, blo, bhi := a.baseRange(at)
+			return bytesOf(base.blockLast[blo:bhi]), bytesOf(last)
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
 			_, _, _, maxTF, _ := a.tail(at)
-			w.write(base.blockMaxTF[blo:bhi])
-			w.write(maxTF)
-		}
-		w.end()
-		for _, at := range a.terms {
-			_, _, blo, bhi := a.baseRange(at)
+			return base.blockMaxTF[blo:bhi], maxTF
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
 			_, _, _, _, minLen := a.tail(at)
-			w.write(bytesOf(base.blockMinLen[blo:bhi]))
-			w.write(bytesOf(minLen))
-		}
-		w.end()
+			return bytesOf(base.blockMinLen[blo:bhi]), bytesOf(minLen)
+		})
 	})
 }
 
