@@ -391,15 +391,13 @@ func (in *Ingester) prepare(ctx context.Context, first int, items []Item) []outc
 		out[k].p.i, out[k].p.it = first+k, it
 	}
 	hashes := in.lookUpHashes(ctx, items)
-	lines, lerr := readLines(items)
+	// Lines that cannot be read together (the file shrank since it was
+	// listed) are read one by one, each failing alone.
+	lines, _ := readLines(items)
 	for k, it := range items {
 		var line []byte
 		if lines != nil {
 			line = lines[k]
-		}
-		if lerr != nil {
-			out[k].err = lerr
-			continue
 		}
 		out[k].skipped, out[k].err = in.chunk(ctx, it, line, hashes, &work[k])
 	}
@@ -432,10 +430,15 @@ func (in *Ingester) lookUpHashes(ctx context.Context, items []Item) map[string]s
 }
 
 // readLines reads the lines of a bundle of records with one read; nil when
-// the items are not records.
+// the items are not records of one file in file order.
 func readLines(items []Item) ([][]byte, error) {
 	if items[0].Kind != KindRecord || len(items) < 2 {
 		return nil, nil
+	}
+	for k := 1; k < len(items); k++ {
+		if items[k].Path != items[0].Path || items[k].offset < items[k-1].offset+int64(items[k-1].length) {
+			return nil, nil
+		}
 	}
 	f, err := os.Open(items[0].Path)
 	if err != nil {

@@ -170,7 +170,7 @@ type lexAppend struct {
 	terms []lexAppendTerm
 	// termOffs, postOffs and blockOffs are the merged segment's.
 	termOffs, postOffs, blockOffs []uint32
-	// scratch
+	// docs to minLn are tail's scratch.
 	docs  []uint32
 	tfs   []uint8
 	last  []uint32
@@ -330,7 +330,7 @@ func (a *lexAppend) write(path string, gen int64) error {
 		w.section(bytesOf(x.base.lens), bytesOf(x.dLens))
 		w.section(bytesOf(a.termOffs))
 		for _, at := range a.terms {
-			w.write([]byte(at.t))
+			w.writeString(at.t)
 		}
 		w.end()
 		w.section(bytesOf(a.postOffs))

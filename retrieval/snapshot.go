@@ -96,6 +96,14 @@ func (s *sectionWriter) write(b []byte) {
 	}
 }
 
+// writeString adds s to the current section.
+func (s *sectionWriter) writeString(str string) {
+	if s.err == nil {
+		_, s.err = s.w.WriteString(str)
+		s.n += len(str)
+	}
+}
+
 // end pads the current section and starts the next.
 func (s *sectionWriter) end() {
 	var zeros [8]byte
