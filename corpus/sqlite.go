@@ -76,8 +76,11 @@ const sourceColumns = "id, url, domain, title, published_at, reliability, conten
 
 // The statements that write, in the SQL that SQLite and PostgreSQL share.
 const (
-	putSourceSQL = `INSERT INTO sources (` + sourceColumns + `)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+	putSourceSQL = putSourceHead + `($1, $2, $3, $4, $5, $6, $7, $8, $9)` + putSourceTail
+	// putSourceHead and putSourceTail are putSourceSQL around its values.
+	putSourceHead = `INSERT INTO sources (` + sourceColumns + `)
+		VALUES `
+	putSourceTail = `
 		ON CONFLICT (id) DO UPDATE SET url = excluded.url, domain = excluded.domain, title = excluded.title,
 			published_at = excluded.published_at, reliability = excluded.reliability,
 			content_hash = excluded.content_hash, ingested_at = excluded.ingested_at, passages = excluded.passages`
@@ -124,21 +127,33 @@ func (s *SQLite) PutSources(ctx context.Context, srcs []evidence.Source) error {
 		return fmt.Errorf("put sources: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	stmt, err := tx.PrepareContext(ctx, putSourceSQL)
-	if err != nil {
-		return fmt.Errorf("put sources: %w", err)
-	}
-	defer stmt.Close()
-	for _, src := range srcs {
-		if _, err := stmt.ExecContext(ctx, src.ID, src.URL, src.Domain, src.Title, micros(src.PublishedAt), src.Reliability,
-			src.ContentHash, micros(src.IngestedAt), src.Passages); err != nil {
-			return fmt.Errorf("put source %q: %w", src.ID, err)
+	args := make([]any, 0, 9*putSourcesAtOnce)
+	for part := range slices.Chunk(srcs, putSourcesAtOnce) {
+		args = args[:0]
+		for _, src := range part {
+			args = append(args, src.ID, src.URL, src.Domain, src.Title, micros(src.PublishedAt), src.Reliability,
+				src.ContentHash, micros(src.IngestedAt), src.Passages)
+		}
+		if _, err := tx.ExecContext(ctx, putSourcesSQL(len(part)), args...); err != nil {
+			if len(part) == 1 {
+				return fmt.Errorf("put source %q: %w", part[0].ID, err)
+			}
+			return fmt.Errorf("put sources %q to %q: %w", part[0].ID, part[len(part)-1].ID, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("put sources: %w", err)
 	}
 	return nil
+}
+
+// putSourcesAtOnce is how many sources one statement of PutSources puts:
+// fewer statements, less of the driver's work a statement.
+const putSourcesAtOnce = 64
+
+// putSourcesSQL is putSourceSQL for n sources.
+func putSourcesSQL(n int) string {
+	return putSourceHead + "(?, ?, ?, ?, ?, ?, ?, ?, ?)" + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?, ?, ?)", n-1) + putSourceTail
 }
 
 type scanner interface{ Scan(dest ...any) error }
@@ -174,6 +189,40 @@ func (s *SQLite) SourceHash(ctx context.Context, id string) (string, bool, error
 		return "", false, fmt.Errorf("get source hash %q: %w", id, err)
 	}
 	return h, true, nil
+}
+
+// maxHashIDs bounds the ids of one SourceHashes query (SQLite allows
+// 32,766 parameters).
+const maxHashIDs = 500
+
+// SourceHashes returns the content hashes of the sources of ids that are
+// stored, by id: what SourceHash gives for each, in one query a few hundred
+// ids. Ingest asks it for the sources of a JSONL file in groups.
+func (s *SQLite) SourceHashes(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for part := range slices.Chunk(ids, maxHashIDs) {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		q := "SELECT id, content_hash FROM sources WHERE id IN (?" + strings.Repeat(", ?", len(part)-1) + ")"
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, fmt.Errorf("get source hashes: %w", err)
+		}
+		for rows.Next() {
+			var id, h string
+			if err := rows.Scan(&id, &h); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("get source hashes: %w", err)
+			}
+			out[id] = h
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, fmt.Errorf("get source hashes: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // likePattern returns a LIKE pattern matching q anywhere, with LIKE's

@@ -171,11 +171,53 @@ func TestSQLitePutSources(t *testing.T) {
 			t.Errorf("source %s: hash %q, %v, %v", want.ID, h, ok, err)
 		}
 	}
+	// A source named twice in a batch is stored as last given.
+	if err := s.PutSources(ctx, []evidence.Source{{ID: "d", ContentHash: "old"}, {ID: "e", ContentHash: "h5"}, {ID: "d", ContentHash: "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, _, _ := s.SourceHash(ctx, "d"); h != "new" {
+		t.Errorf("source put twice in a batch has hash %q, want the last", h)
+	}
 	// One bad source stores none of the batch.
 	if err := s.PutSources(ctx, []evidence.Source{{ID: "c", ContentHash: "h3"}, {ID: ""}}); err == nil {
 		t.Fatal("a source without an ID was accepted")
 	}
 	if _, ok, _ := s.SourceHash(ctx, "c"); ok {
 		t.Error("part of a rejected batch was stored")
+	}
+}
+
+func TestSQLiteSourceHashes(t *testing.T) {
+	ctx := context.Background()
+	s, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var srcs []evidence.Source
+	var ids []string
+	for i := range 1200 {
+		id := fmt.Sprintf("s%d", i)
+		ids = append(ids, id, "missing-"+id)
+		if i%3 != 0 {
+			srcs = append(srcs, evidence.Source{ID: id, ContentHash: "h" + id})
+		}
+	}
+	if err := s.PutSources(ctx, srcs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.SourceHashes(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, src := range srcs {
+		want[src.ID] = src.ContentHash
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SourceHashes of 2,400 ids, 800 stored (-want +got):\n%s", diff)
+	}
+	if got, err := s.SourceHashes(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("SourceHashes(nil) = %v, %v", got, err)
 	}
 }

@@ -28,6 +28,15 @@ const (
 	maxBatchSources  = 2000
 )
 
+// Reserver is a PassageIndex that can make room for passages to come;
+// retrieval.Embedded is one. The writer tells it, before its first write,
+// how many sources the run holds and a quarter more: about the passages of
+// a JSONL file, whose records are mostly one passage each (a record of two
+// past the room would copy the whole index to grow it).
+type Reserver interface {
+	Reserve(n int)
+}
+
 // prepared is a source ready to write: its passages embedded.
 type prepared struct {
 	i    int
@@ -50,17 +59,20 @@ type batchWriter struct {
 	queue  chan prepared
 	done   chan struct{}
 	finish func(p prepared, err error)
+	// reserve is the sources of the run, told the index (a Reserver)
+	// before the first write.
+	reserve int
 }
 
 // newBatchWriter returns a running writer when the stores can batch, else
 // nil.
-func (in *Ingester) newBatchWriter(ctx context.Context, finish func(p prepared, err error)) *batchWriter {
+func (in *Ingester) newBatchWriter(ctx context.Context, sources int, finish func(p prepared, err error)) *batchWriter {
 	rep, ok1 := in.index.(SourceReplacer)
 	bat, ok2 := in.sources.(SourceBatcher)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	w := &batchWriter{in: in, rep: rep, bat: bat, queue: make(chan prepared, maxBatchSources), done: make(chan struct{}), finish: finish}
+	w := &batchWriter{in: in, rep: rep, bat: bat, queue: make(chan prepared, maxBatchSources), done: make(chan struct{}), finish: finish, reserve: sources}
 	go w.run(ctx)
 	return w
 }
@@ -102,6 +114,10 @@ func (w *batchWriter) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			// Interrupted: nothing more is written or reported.
 			continue
+		}
+		if r, ok := w.rep.(Reserver); ok && w.reserve > 0 {
+			r.Reserve(w.reserve + w.reserve/4)
+			w.reserve = 0
 		}
 		w.write(ctx, batch)
 	}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/verity-fc/verity/sentences"
@@ -76,11 +77,11 @@ func Chunk(text string, cfg ChunkConfig) []string {
 	cfg = cfg.withDefaults()
 	var units []unit
 	for _, para := range splitParagraphs(strings.ReplaceAll(text, "\r\n", "\n")) {
-		para = strings.Join(strings.Fields(para), " ")
+		para = joinFields(para)
 		first := true
 		for _, s := range sentences.Texts(para) {
 			for _, piece := range splitLong(s, cfg.MaxWords, cfg.MaxChars) {
-				units = append(units, unit{text: piece, words: len(strings.Fields(piece)), paraStart: first})
+				units = append(units, unit{text: piece, words: countFields(piece), paraStart: first})
 				first = false
 			}
 		}
@@ -138,10 +139,10 @@ func sumUnits(us []unit) (words, chars int) {
 // pieces within both, at word boundaries; a single word over maxChars is
 // cut at rune boundaries.
 func splitLong(s string, maxWords, maxChars int) []string {
-	fields := strings.Fields(s)
-	if len(fields) <= maxWords && len(s) <= maxChars {
+	if len(s) <= maxChars && countFields(s) <= maxWords {
 		return []string{s}
 	}
+	fields := strings.Fields(s)
 	var pieces []string
 	var b strings.Builder
 	n := 0
@@ -180,4 +181,38 @@ func splitLong(s string, maxWords, maxChars int) []string {
 	}
 	emit()
 	return pieces
+}
+
+// joinFields is strings.Join(strings.Fields(s), " "): the words of s with
+// one space between them. Text that is already so (ASCII without a tab, a
+// line break, a leading, trailing or double space) comes back as it is,
+// without allocating.
+func joinFields(s string) string {
+	prev := byte(' ')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || (c == ' ' && prev == ' ') || (c != ' ' && c <= '\r' && c >= '\t') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prev = c
+	}
+	if prev == ' ' {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
+
+// countFields is len(strings.Fields(s)), without allocating.
+func countFields(s string) int {
+	n := 0
+	inField := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inField = false
+		} else if !inField {
+			inField = true
+			n++
+		}
+	}
+	return n
 }

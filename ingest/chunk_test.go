@@ -115,3 +115,27 @@ func TestChunkBounds(t *testing.T) {
 		})
 	}
 }
+
+func TestJoinAndCountFields(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", " a b", "a b ", "a  b", "a\tb", "a\nb", "a\r\nb", "a\vb\fc",
+		"caf\u00e9 au lait", "a\u00a0b", "a\u0085b", "a\u2009b", "\xff\xfe bad", "one two three four"} {
+		if got, want := joinFields(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("joinFields(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := countFields(s), len(strings.Fields(s)); got != want {
+			t.Errorf("countFields(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func FuzzJoinFields(f *testing.F) {
+	f.Add("a  b\tc\u00a0d")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := joinFields(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("joinFields(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := countFields(s), len(strings.Fields(s)); got != want {
+			t.Errorf("countFields(%q) = %d, want %d", s, got, want)
+		}
+	})
+}

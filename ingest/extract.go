@@ -174,7 +174,7 @@ func cleanParagraph(s string) string {
 		}
 		return r
 	}, s)
-	return norm.NFC.String(strings.Join(strings.Fields(s), " "))
+	return norm.NFC.String(joinFields(s))
 }
 
 // NormalizeText is the form of text that is chunked and hashed: Unix line

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -55,8 +56,9 @@ const (
 
 // Config configures an [Ingester]. The zero value works.
 type Config struct {
-	// Workers is how many sources are processed at once (fetch, extract,
-	// embed, store). Default 4.
+	// Workers is how many sources, or runs of up to 64 consecutive records
+	// of a JSONL file, are prepared at once (fetch, extract, chunk, embed);
+	// one writer stores what they prepare when the stores batch. Default 4.
 	Workers int
 	// EmbedBatch is how many passages go to the embedder in one call.
 	// Default 32.
@@ -206,25 +208,30 @@ func (in *Ingester) Run(ctx context.Context, args []string, progress func(Progre
 	// Sources are written in batches when the stores allow it; see
 	// batchWriter. It runs under ctx: gctx ends when the workers are done,
 	// before the last batch is written.
-	w := in.newBatchWriter(ctx, func(p prepared, err error) { done(p.i, p.it, len(p.ps), false, err) })
+	w := in.newBatchWriter(ctx, len(items), func(p prepared, err error) { done(p.i, p.it, len(p.ps), false, err) })
 	g.SetLimit(in.cfg.Workers)
-	for i, it := range items {
+	for first, n := range in.bundles(items) {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			p, skipped, err := in.prepare(gctx, i, it)
-			if err == nil && !skipped && w != nil {
-				return w.add(gctx, p)
+			for _, o := range in.prepare(gctx, first, items[first:first+n]) {
+				p, err := o.p, o.err
+				if err == nil && !o.skipped && w != nil {
+					if err := w.add(gctx, p); err != nil {
+						return err
+					}
+					continue
+				}
+				if err == nil && !o.skipped {
+					err = in.write(gctx, p)
+				}
+				if err != nil && gctx.Err() != nil {
+					// Interrupted, not failed.
+					return gctx.Err()
+				}
+				done(p.i, p.it, len(p.ps), o.skipped, err)
 			}
-			if err == nil && !skipped {
-				err = in.write(gctx, p)
-			}
-			if err != nil && gctx.Err() != nil {
-				// Interrupted, not failed.
-				return gctx.Err()
-			}
-			done(i, it, len(p.ps), skipped, err)
 			return nil
 		})
 	}
@@ -312,13 +319,151 @@ func (r *run) summary() Summary {
 // errNoText is a source that yields no text.
 var errNoText = errors.New("no text extracted")
 
-// prepare loads, chunks and embeds one item (its index in the run is i),
-// or reports it skipped when its content is unchanged. A known source whose
-// content changed is marked unfinished before it is returned.
-func (in *Ingester) prepare(ctx context.Context, i int, it Item) (p prepared, skipped bool, err error) {
-	src, text, err := in.load(ctx, it)
+// Bounds of a bundle: consecutive records of one JSONL file that one worker
+// prepares together, reading their lines at once, looking up their hashes
+// in one query (SourceHasher) and embedding their passages in shared
+// batches.
+const (
+	maxBundleItems = 64
+	maxBundleBytes = 1 << 20
+)
+
+// bundles splits items into runs that one worker prepares, yielding the
+// index of each run's first item and its length: records of one file, at
+// most maxBundleItems of them (fewer when the items are few, so that every
+// worker gets some) and maxBundleBytes of lines, else single items.
+func (in *Ingester) bundles(items []Item) iter.Seq2[int, int] {
+	size := min(maxBundleItems, max(1, len(items)/(4*in.cfg.Workers)))
+	return func(yield func(int, int) bool) {
+		for first := 0; first < len(items); {
+			n, bytes := 1, items[first].length
+			if items[first].Kind == KindRecord {
+				for first+n < len(items) && n < size {
+					next := items[first+n]
+					if next.Kind != KindRecord || next.Path != items[first].Path || bytes+next.length > maxBundleBytes {
+						break
+					}
+					n++
+					bytes += next.length
+				}
+			}
+			if !yield(first, n) {
+				return
+			}
+			first += n
+		}
+	}
+}
+
+// SourceHasher is a SourceStore that looks up the hashes of many sources in
+// one query; corpus.SQLite is one.
+type SourceHasher interface {
+	// SourceHashes returns the stored ContentHash of each of ids that is
+	// known, by id.
+	SourceHashes(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// outcome is what prepare made of one item: a source to write, a skip, or
+// a failure.
+type outcome struct {
+	p       prepared
+	skipped bool
+	err     error
+}
+
+// pending is an item on its way through prepare.
+type pending struct {
+	src    evidence.Source
+	hash   string
+	known  bool
+	chunks []string
+	vecs   [][]float32
+}
+
+// prepare loads, chunks and embeds items (items[0] is the run's item
+// first), or reports each skipped when its content is unchanged. A known
+// source whose content changed is marked unfinished before it is
+// returned.
+func (in *Ingester) prepare(ctx context.Context, first int, items []Item) []outcome {
+	out := make([]outcome, len(items))
+	work := make([]pending, len(items))
+	for k, it := range items {
+		out[k].p.i, out[k].p.it = first+k, it
+	}
+	hashes := in.lookUpHashes(ctx, items)
+	// Lines that cannot be read together (the file shrank since it was
+	// listed) are read one by one, each failing alone.
+	lines, _ := readLines(items)
+	for k, it := range items {
+		var line []byte
+		if lines != nil {
+			line = lines[k]
+		}
+		out[k].skipped, out[k].err = in.chunk(ctx, it, line, hashes, &work[k])
+	}
+	in.embedAll(ctx, out, work)
+	for k := range items {
+		if out[k].err != nil || out[k].skipped {
+			continue
+		}
+		out[k].err = in.finish(ctx, &out[k].p, &work[k])
+	}
+	return out
+}
+
+// lookUpHashes returns the stored hashes of the items' sources, by ID, when
+// the store can look them up together; nil leaves each to SourceHash.
+func (in *Ingester) lookUpHashes(ctx context.Context, items []Item) map[string]string {
+	sh, ok := in.sources.(SourceHasher)
+	if !ok || len(items) < 2 {
+		return nil
+	}
+	ids := make([]string, len(items))
+	for k, it := range items {
+		ids[k] = it.ID
+	}
+	hashes, err := sh.SourceHashes(ctx, ids)
 	if err != nil {
-		return p, false, err
+		return nil // each is looked up alone, and fails alone
+	}
+	return hashes
+}
+
+// readLines reads the lines of a bundle of records with one read; nil when
+// the items are not records of one file in file order.
+func readLines(items []Item) ([][]byte, error) {
+	if items[0].Kind != KindRecord || len(items) < 2 {
+		return nil, nil
+	}
+	for k := 1; k < len(items); k++ {
+		if items[k].Path != items[0].Path || items[k].offset < items[k-1].offset+int64(items[k-1].length) {
+			return nil, nil
+		}
+	}
+	f, err := os.Open(items[0].Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	start, last := items[0].offset, items[len(items)-1]
+	buf := make([]byte, last.offset+int64(last.length)-start)
+	if _, err := f.ReadAt(buf, start); err != nil {
+		return nil, fmt.Errorf("read lines %d-%d: %w", items[0].Line, last.Line, err)
+	}
+	lines := make([][]byte, len(items))
+	for k, it := range items {
+		lines[k] = buf[it.offset-start : it.offset-start+int64(it.length)]
+	}
+	return lines, nil
+}
+
+// chunk loads an item (a record from line when not nil), normalises and
+// hashes its text, and chunks it into w unless its stored hash (from
+// hashes when not nil) says it is unchanged.
+func (in *Ingester) chunk(ctx context.Context, it Item, line []byte, hashes map[string]string, w *pending) (skipped bool, err error) {
+	src, text, err := in.load(ctx, it, line)
+	if err != nil {
+		return false, err
 	}
 	text = NormalizeText(text)
 	if len(text) > in.cfg.MaxTextBytes {
@@ -326,33 +471,69 @@ func (in *Ingester) prepare(ctx context.Context, i int, it Item) (p prepared, sk
 		text = cutText(text, in.cfg.MaxTextBytes)
 	}
 	if text == "" {
-		return p, false, errNoText
+		return false, errNoText
 	}
 	src.ID = it.ID
 	hash := contentHash(src, text, in.cfg.Chunk)
-	old, known, err := in.sources.SourceHash(ctx, src.ID)
-	if err != nil {
-		return p, false, fmt.Errorf("look up source: %w", err)
+	var old string
+	var known bool
+	if hashes != nil {
+		old, known = hashes[src.ID]
+	} else if old, known, err = in.sources.SourceHash(ctx, src.ID); err != nil {
+		return false, fmt.Errorf("look up source: %w", err)
 	}
 	if known && old == hash {
-		return p, true, nil
+		return true, nil
 	}
-
 	chunks := Chunk(text, in.cfg.Chunk)
 	if len(chunks) > in.cfg.MaxPassages {
 		in.logger.Warn("ingest passages cut", "source", it.Location, "passages", len(chunks), "limit", in.cfg.MaxPassages)
 		chunks = chunks[:in.cfg.MaxPassages]
 	}
-	vecs, err := in.embed(ctx, chunks)
-	if err != nil {
-		return p, false, err
+	*w = pending{src: src, hash: hash, known: known, chunks: chunks}
+	return false, nil
+}
+
+// embedAll embeds the chunks of the items still going, in shared batches of
+// EmbedBatch; when that fails and more than one item was in it, each item
+// is embedded alone, so that a text the embedder refuses fails its source
+// alone.
+func (in *Ingester) embedAll(ctx context.Context, out []outcome, work []pending) {
+	var chunks []string
+	var going []int
+	for k := range out {
+		if out[k].err == nil && !out[k].skipped {
+			chunks = append(chunks, work[k].chunks...)
+			going = append(going, k)
+		}
 	}
+	if len(going) == 0 {
+		return
+	}
+	if len(going) > 1 {
+		if vecs, err := in.embed(ctx, chunks); err == nil {
+			for _, k := range going {
+				n := len(work[k].chunks)
+				work[k].vecs, vecs = vecs[:n:n], vecs[n:]
+			}
+			return
+		}
+	}
+	for _, k := range going {
+		work[k].vecs, out[k].err = in.embed(ctx, work[k].chunks)
+	}
+}
+
+// finish makes the passages of an embedded item into p, marking the
+// sentences that address a checker, and marks a known source unfinished.
+func (in *Ingester) finish(ctx context.Context, p *prepared, w *pending) error {
+	src, chunks := w.src, w.chunks
 	// Sentences that address a checker stay in the passage for the record,
 	// marked so that verify neither judges nor cites them.
 	for i, c := range chunks {
 		var n int
 		if chunks[i], n = MarkInstructions(c); n > 0 {
-			in.logger.Info("instruction-like sentences marked", "source", it.Location, "passage", i, "sentences", n)
+			in.logger.Info("instruction-like sentences marked", "source", p.it.Location, "passage", i, "sentences", n)
 		}
 	}
 	ps := make([]evidence.Passage, len(chunks))
@@ -370,18 +551,19 @@ func (in *Ingester) prepare(ctx context.Context, i int, it Item) (p prepared, sk
 		}
 	}
 
-	if known {
+	if w.known {
 		// Mark the source unfinished before its old passages go: if the
 		// process dies before the final PutSource, the empty hash makes
 		// the next run redo it whatever its content.
 		if err := in.sources.PutSource(ctx, src); err != nil {
-			return p, false, fmt.Errorf("mark source unfinished: %w", err)
+			return fmt.Errorf("mark source unfinished: %w", err)
 		}
 	}
-	src.ContentHash = hash
+	src.ContentHash = w.hash
 	src.Passages = len(ps)
 	src.IngestedAt = in.cfg.Now().UTC()
-	return prepared{i: i, it: it, src: src, ps: ps, vecs: vecs}, false, nil
+	p.src, p.ps, p.vecs = src, ps, w.vecs
+	return nil
 }
 
 // write stores one prepared source where the stores cannot batch: the old
@@ -403,7 +585,7 @@ func (in *Ingester) write(ctx context.Context, p prepared) error {
 // load gets an item's text and metadata. Record fields override extracted
 // ones; the domain comes from the URL; the reliability from the record,
 // else the table.
-func (in *Ingester) load(ctx context.Context, it Item) (evidence.Source, string, error) {
+func (in *Ingester) load(ctx context.Context, it Item, line []byte) (evidence.Source, string, error) {
 	var (
 		src evidence.Source
 		doc Document
@@ -434,7 +616,13 @@ func (in *Ingester) load(ctx context.Context, it Item) (evidence.Source, string,
 			doc.Title = strings.TrimSuffix(filepath.Base(it.Path), filepath.Ext(it.Path))
 		}
 	case KindRecord:
-		rec, err := loadRecord(it)
+		var rec Record
+		var err error
+		if line != nil {
+			rec, err = parseLine(it, line)
+		} else {
+			rec, err = loadRecord(it)
+		}
 		if err != nil {
 			return src, "", err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -659,6 +660,56 @@ func TestRunWithSQLite(t *testing.T) {
 	}
 	if src, err := store.Source(ctx, id); err != nil || src.Passages != 1 || len(e.index.ofSource(id)) != 1 {
 		t.Errorf("after change: source %+v (err %v), %d passages indexed; want 1", src, err, len(e.index.ofSource(id)))
+	}
+}
+
+// TestRunRecordsInBundles ingests JSONL records, which workers prepare in
+// bundles (one read, one hash query, shared embedding batches), into the
+// SQLite corpus: unchanged records are skipped, changed ones redone, and a
+// record the embedder refuses fails alone.
+func TestRunRecordsInBundles(t *testing.T) {
+	ctx := context.Background()
+	store, err := corpus.OpenSQLite(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	path := recordsFile(t, 500)
+	e := newEnv()
+	in := New(nil, store, e.index, e.emb, Config{Workers: 2, Now: func() time.Time { return ingestTime }}, nil)
+	sum, err := in.Run(ctx, []string{path}, nil)
+	if err != nil || sum.Sources != 500 || len(sum.Failed) != 0 {
+		t.Fatalf("first run = %+v, %v; want 500 sources", sum, err)
+	}
+	if e.emb.calls >= 500 {
+		t.Errorf("%d embedder calls for 500 records; want batches shared across records", e.emb.calls)
+	}
+	for _, i := range []int{0, 63, 64, 499} {
+		id := fmt.Sprintf("recs:r%d", i)
+		ps := e.index.ofSource(id)
+		if len(ps) != 1 || !strings.Contains(ps[0].Text, fmt.Sprintf("rec%d finding", i)) || len(e.index.vecs[ps[0].ID]) != 2 ||
+			e.index.vecs[ps[0].ID][0] != float32(len(ps[0].Text)) {
+			t.Errorf("source %s: passages %+v, or its vector is another's", id, ps)
+		}
+	}
+
+	// Change two records and make a third fail to embed.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "rec5 finding number 1", "rec5 finding number one", 1)
+	text = strings.Replace(text, "rec150 finding number 1", "rec150 finding number one", 1)
+	text = strings.Replace(text, "rec300 finding number 1", "rec300 EMBED-FAIL", 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err = in.Run(ctx, []string{path}, nil)
+	if err != nil || sum.Sources != 2 || sum.Skipped != 497 || len(sum.Failed) != 1 || !strings.HasSuffix(sum.Failed[0].Source, ":301") {
+		t.Fatalf("second run = %+v, %v; want 2 redone, 497 skipped, line 301 failed", sum, err)
+	}
+	if ps := e.index.ofSource("recs:r150"); len(ps) != 1 || !strings.Contains(ps[0].Text, "number one") {
+		t.Errorf("changed record r150: passages %+v", ps)
 	}
 }
 

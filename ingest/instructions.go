@@ -30,16 +30,17 @@ func IsInstruction(sentence string) bool {
 
 // instructionNeeds lists, for each alternative of instructionRe, word
 // sets of which a match holds one each (in lower case): a sentence that
-// meets none of the alternatives' needs cannot match.
+// meets none of the alternatives' needs cannot match. The rarer set of an
+// alternative comes first, so that most text is ruled out by one.
 var instructionNeeds = [][][]string{
 	{{"ignore", "disregard", "forget", "override"}, {"instruction", "direction", "prompt", "rule"}},
 	{{"must", "should", "shall", "instructed", "need to", "have to"},
 		{"mark", "report", "classify", "treat", "rate", "label", "output", "respond", "answer", "verify", "confirm", "ignore", "disregard"}},
-	{{"mark", "report", "classify", "treat", "rate", "label", "score", "consider"},
-		{"claim", "statement", "citation", "source", "document", "fact"}},
+	{{"claim", "statement", "citation", "source", "document", "fact"},
+		{"mark", "report", "classify", "treat", "rate", "label", "score", "consider"}},
 	{{"system prompt"}},
 	{{"you are"}},
-	{{"system", "assistant", "user"}, {":"}},
+	{{":"}, {"system", "assistant", "user"}},
 }
 
 // foldToASCII lower-cases the letters that case-fold to ASCII ones as
@@ -51,7 +52,10 @@ var foldToASCII = strings.NewReplacer("\u017f", "s", "\u212a", "k")
 // of instructionRe: testing for them is many times cheaper than the
 // expression, which was the largest part of ingest's CPU before.
 func mayInstruct(sentence string) bool {
-	low := foldToASCII.Replace(strings.ToLower(sentence))
+	low := strings.ToLower(sentence)
+	if strings.Contains(low, "\u017f") || strings.Contains(low, "\u212a") {
+		low = foldToASCII.Replace(low)
+	}
 	for _, alt := range instructionNeeds {
 		if holdsAll(low, alt) {
 			return true
@@ -85,7 +89,15 @@ var unmark = strings.NewReplacer(markOpen, "", markClose, "")
 // passage keeps every sentence for the record, and [JudgedText] leaves
 // the marked ones out.
 func MarkInstructions(passage string) (string, int) {
-	passage = unmark.Replace(passage)
+	// Both marks begin with these bytes; most passages hold neither.
+	if strings.Contains(passage, "\xee\x80") {
+		passage = unmark.Replace(passage)
+	}
+	// A sentence that meets an alternative's needs is part of a passage
+	// that does: most passages are done with one test.
+	if !mayInstruct(passage) {
+		return passage, 0
+	}
 	n := 0
 	var b strings.Builder
 	last := 0
@@ -97,6 +109,9 @@ func MarkInstructions(passage string) (string, int) {
 		b.WriteString(markOpen + passage[sp.Start:sp.End] + markClose)
 		last = sp.End
 		n++
+	}
+	if n == 0 {
+		return passage, 0
 	}
 	b.WriteString(passage[last:])
 	return b.String(), n

@@ -15,9 +15,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -226,7 +228,24 @@ func (e *expander) dir(root string) error {
 	})
 }
 
-// jsonl lists the records of a JSONL file.
+// jsonlBlock is how many lines of a JSONL file Expand parses at once, on
+// every CPU.
+const jsonlBlock = 1024
+
+// jsonlLine is a line of a JSONL file read by Expand, and what it parsed
+// to.
+type jsonlLine struct {
+	line    int
+	offset  int64
+	text    []byte
+	tooLong bool
+	rec     Record
+	err     error
+}
+
+// jsonl lists the records of a JSONL file. Lines are parsed in blocks on
+// every CPU (the parse is most of the listing's time, before any source
+// can start) and listed in order.
 func (e *expander) jsonl(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -236,39 +255,75 @@ func (e *expander) jsonl(path string) error {
 	defer f.Close()
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	var ids map[string]int // record id -> first line
-	return scanLines(f, func(line int, offset int64, text []byte, tooLong bool) error {
+	var block []jsonlLine
+	flush := func() error {
+		parseLines(block)
+		for _, l := range block {
+			loc := path + ":" + strconv.Itoa(l.line)
+			switch {
+			case l.tooLong:
+				e.fail(loc, fmt.Errorf("line %d is longer than %d bytes", l.line, MaxLineBytes))
+				continue
+			case l.err != nil:
+				e.fail(loc, fmt.Errorf("line %d: %w", l.line, l.err))
+				continue
+			}
+			rec := l.rec
+			it := Item{Kind: KindRecord, Location: loc, Path: path, Line: l.line, URL: rec.URL, offset: l.offset, length: len(l.text)}
+			switch {
+			case rec.ID != "":
+				it.ID = base + ":" + rec.ID
+				if first, dup := ids[rec.ID]; dup {
+					e.fail(loc, fmt.Errorf("line %d: id %q already used on line %d", l.line, rec.ID, first))
+					continue
+				}
+				if ids == nil {
+					ids = map[string]int{}
+				}
+				ids[rec.ID] = l.line
+			case rec.URL != "":
+				it.ID, _, _ = urlID(rec.URL)
+			default:
+				it.ID = "f-" + shortHash(path) + ":" + strconv.Itoa(l.line)
+			}
+			if err := e.add(it); err != nil {
+				return err
+			}
+		}
+		block = block[:0]
+		return nil
+	}
+	err = scanLines(f, func(line int, offset int64, text []byte, tooLong bool) error {
 		if err := e.ctx.Err(); err != nil {
 			return err
 		}
-		loc := path + ":" + strconv.Itoa(line)
-		if tooLong {
-			e.fail(loc, fmt.Errorf("line %d is longer than %d bytes", line, MaxLineBytes))
-			return nil
+		block = append(block, jsonlLine{line: line, offset: offset, text: bytes.Clone(text), tooLong: tooLong})
+		if len(block) == jsonlBlock {
+			return flush()
 		}
-		rec, err := parseRecord(text)
-		if err != nil {
-			e.fail(loc, fmt.Errorf("line %d: %w", line, err))
-			return nil
-		}
-		it := Item{Kind: KindRecord, Location: loc, Path: path, Line: line, URL: rec.URL, offset: offset, length: len(text)}
-		switch {
-		case rec.ID != "":
-			it.ID = base + ":" + rec.ID
-			if first, dup := ids[rec.ID]; dup {
-				e.fail(loc, fmt.Errorf("line %d: id %q already used on line %d", line, rec.ID, first))
-				return nil
-			}
-			if ids == nil {
-				ids = map[string]int{}
-			}
-			ids[rec.ID] = line
-		case rec.URL != "":
-			it.ID, _, _ = urlID(rec.URL)
-		default:
-			it.ID = "f-" + shortHash(path) + ":" + strconv.Itoa(line)
-		}
-		return e.add(it)
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// parseLines parses the lines of a block that are not too long, on every
+// CPU.
+func parseLines(block []jsonlLine) {
+	workers := min(runtime.GOMAXPROCS(0), (len(block)+63)/64)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(block); i += workers {
+				if l := &block[i]; !l.tooLong {
+					l.rec, l.err = parseRecord(l.text)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // scanLines calls fn for every non-blank line of r with its 1-based number
@@ -335,7 +390,12 @@ func loadRecord(it Item) (Record, error) {
 	if _, err := f.ReadAt(buf, it.offset); err != nil {
 		return Record{}, fmt.Errorf("read line %d: %w", it.Line, err)
 	}
-	rec, err := parseRecord(buf)
+	return parseLine(it, buf)
+}
+
+// parseLine parses a record item's line, read again.
+func parseLine(it Item, line []byte) (Record, error) {
+	rec, err := parseRecord(line)
 	if err != nil {
 		return Record{}, fmt.Errorf("line %d changed since it was listed: %w", it.Line, err)
 	}

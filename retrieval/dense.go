@@ -77,6 +77,9 @@ type denseIndex struct {
 	// the index are not put in place after one. Appended rows and deletes
 	// leave them right: the first are scanned by rows, the second flagged.
 	rewrites int
+	// room is the rows reserve last made room for, kept for an index that
+	// learns its dimension at its first row.
+	room int
 	// mapped is the snapshot the arrays point into; nil once they are
 	// owned (on the heap).
 	mapped *mapping
@@ -88,16 +91,44 @@ func (d *denseIndex) len() int { return d.live }
 
 // own copies arrays that point into a mapped snapshot to the heap and
 // releases the mapping, so that they can be written.
-func (d *denseIndex) own() {
+func (d *denseIndex) own() { d.ownWith(0) }
+
+// ownWith is own leaving room for extra more rows.
+func (d *denseIndex) ownWith(extra int) {
 	if d.mapped == nil {
 		return
 	}
-	d.rids, d.published, d.domains = slices.Clone(d.rids), slices.Clone(d.published), slices.Clone(d.domains)
-	d.flags, d.scales = slices.Clone(d.flags), slices.Clone(d.scales)
-	d.codes, d.signs = slices.Clone(d.codes), slices.Clone(d.signs)
+	d.rids, d.published, d.domains = withRoom(d.rids, extra), withRoom(d.published, extra), withRoom(d.domains, extra)
+	d.flags, d.scales = withRoom(d.flags, extra), withRoom(d.scales, extra)
+	d.codes, d.signs = withRoom(d.codes, extra*d.dim), withRoom(d.signs, extra*d.words)
 	d.mapped.close()
 	d.mapped = nil
 }
+
+// reserve makes room for n more rows, owning the arrays: a writer that
+// knows how many rows are coming grows them once, not in steps that each
+// copy every array (and hold both copies until the next collection).
+func (d *denseIndex) reserve(n int) {
+	if n <= 0 {
+		return
+	}
+	d.room = n
+	if d.mapped != nil {
+		d.ownWith(n)
+		return
+	}
+	d.rids = slices.Grow(d.rids, n)
+	d.published = slices.Grow(d.published, n)
+	d.domains = slices.Grow(d.domains, n)
+	d.flags = slices.Grow(d.flags, n)
+	d.scales = slices.Grow(d.scales, n)
+	d.codes = slices.Grow(d.codes, n*d.dim)
+	d.signs = slices.Grow(d.signs, n*d.words)
+}
+
+// withRoom returns a copy of s on the heap with room for extra more
+// elements.
+func withRoom[T any](s []T, extra int) []T { return append(make([]T, 0, len(s)+extra), s...) }
 
 // close releases a mapped snapshot; the index must not be used afterwards.
 func (d *denseIndex) close() {
@@ -128,11 +159,13 @@ func (d *denseIndex) domainID(domain string) uint32 {
 func (d *denseIndex) put(rid int64, vec []float32, domain string, published int64) {
 	d.own()
 	if d.live == 0 && len(vec) != d.dim {
-		// Empty but for tombstones of another dimension: start afresh.
-		w := d.rewrites
+		// Empty but for tombstones of another dimension: start afresh,
+		// with the room reserved.
+		w, room := d.rewrites, d.room
 		*d = *newDenseIndex()
 		d.rewrites = w + 1
 		d.dim, d.words = len(vec), (len(vec)+63)/64
+		d.reserve(room)
 	}
 	r, found := d.find(rid)
 	if !found {

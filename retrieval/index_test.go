@@ -197,7 +197,7 @@ func TestNormalize(t *testing.T) {
 		})
 	}
 	v := []float32{0.25, -1.5, 3}
-	got, err := decodeVector(encodeVector(v))
+	got, err := decodeVector(appendVector(nil, v))
 	if err != nil || !cmp.Equal(v, got) {
 		t.Errorf("vector encoding round trip: %v, %v", got, err)
 	}

@@ -25,7 +25,8 @@ const (
 	lexHeader  = 8 * 8
 )
 
-// merged returns the live passages of x as one segment, docs in rid order.
+// merged returns the live passages of x as one segment, docs in rid order:
+// every live passage renumbered and every posting rebuilt.
 func (x *lexIndex) merged() (*lexSegment, error) {
 	type src struct {
 		rid  int64
@@ -137,18 +138,236 @@ func (x *lexIndex) merged() (*lexSegment, error) {
 }
 
 // writeLexSnapshot writes x merged as the snapshot of generation gen to
-// path, atomically, and returns the merged segment.
-func writeLexSnapshot(path string, x *lexIndex, gen int64) (*lexSegment, error) {
+// path, atomically.
+func writeLexSnapshot(path string, x *lexIndex, gen int64) error {
 	if !littleEndian {
-		return nil, errors.New("snapshots need a little-endian machine")
+		return errors.New("snapshots need a little-endian machine")
+	}
+	if a := x.appended(); a != nil {
+		return a.write(path, gen)
 	}
 	s, err := x.merged()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	hdr := []int64{lexMagic, lexVersion, gen, int64(len(s.rids)), int64(s.terms()), int64(len(s.docs)), int64(len(s.blockLast)), int64(len(s.termBytes))}
-	return s, writeSections(path, [][]byte{bytesOf(hdr), bytesOf(s.rids), bytesOf(s.lens), bytesOf(s.termOffs), s.termBytes,
+	return writeSections(path, [][]byte{bytesOf(hdr), bytesOf(s.rids), bytesOf(s.lens), bytesOf(s.termOffs), s.termBytes,
 		bytesOf(s.postOffs), bytesOf(s.blockOffs), bytesOf(s.docs), s.tfs, bytesOf(s.blockLast), s.blockMaxTF, bytesOf(s.blockMinLen)})
+}
+
+// lexAppend is the merge of an index that only gained passages since its
+// snapshot, as ingest leaves it: no passage deleted or replaced, every new
+// rid after the base's. The base's docs keep their numbers and the new ones
+// follow, so each term's postings and blocks are the base's, then the new
+// ones (the base's last block recomputed with them), and the snapshot is
+// written straight from the base and the new postings: no merged segment is
+// built (at a million passages, half a gigabyte on the heap at every close
+// of an ingest) and no posting of the base is decoded.
+type lexAppend struct {
+	x *lexIndex
+	// terms is the merged term list: the base's term index (-1 when only
+	// new passages hold it) and whether new passages hold it.
+	terms []lexAppendTerm
+	// termOffs, postOffs and blockOffs are the merged segment's.
+	termOffs, postOffs, blockOffs []uint32
+	// docs to minLn are tail's scratch.
+	docs  []uint32
+	tfs   []uint8
+	last  []uint32
+	maxTF []uint8
+	minLn []uint32
+}
+
+type lexAppendTerm struct {
+	t     string
+	base  int
+	delta bool
+}
+
+// appended returns the append merge of x, or nil when x is not such an
+// index.
+func (x *lexIndex) appended() *lexAppend {
+	nb := len(x.base.rids)
+	if x.deleted != 0 || len(x.dRids) == 0 || nb+len(x.dRids) >= math.MaxUint32 {
+		return nil
+	}
+	for i, rid := range x.dRids {
+		if (i == 0 && nb > 0 && rid <= x.base.rids[nb-1]) || (i > 0 && rid <= x.dRids[i-1]) {
+			return nil
+		}
+	}
+	a := &lexAppend{x: x}
+	dterms := make([]string, 0, len(x.dPost))
+	for t := range x.dPost {
+		dterms = append(dterms, t)
+	}
+	slices.Sort(dterms)
+	base := x.base
+	bi, di, nt := 0, 0, base.terms()
+	n := nt + len(dterms) + 1
+	a.terms = make([]lexAppendTerm, 0, n)
+	a.termOffs, a.postOffs, a.blockOffs = make([]uint32, 1, n), make([]uint32, 1, n), make([]uint32, 1, n)
+	var tb, posts, blocks int
+	for bi < nt || di < len(dterms) {
+		var at lexAppendTerm
+		switch {
+		case di == len(dterms) || (bi < nt && base.term(bi) < dterms[di]):
+			at = lexAppendTerm{t: base.term(bi), base: bi}
+			bi++
+		case bi < nt && base.term(bi) == dterms[di]:
+			at = lexAppendTerm{t: dterms[di], base: bi, delta: true}
+			bi, di = bi+1, di+1
+		default:
+			at = lexAppendTerm{t: dterms[di], base: -1, delta: true}
+			di++
+		}
+		baseBlocks, tail := a.split(at)
+		tb += len(at.t)
+		posts += a.basePostings(at) + len(x.dPost[at.t])
+		blocks += baseBlocks + (tail+lexBlock-1)/lexBlock
+		if tb > math.MaxUint32 || posts > math.MaxUint32 {
+			return nil // the general merge reports it
+		}
+		a.terms = append(a.terms, at)
+		a.termOffs = append(a.termOffs, uint32(tb))
+		a.postOffs = append(a.postOffs, uint32(posts))
+		a.blockOffs = append(a.blockOffs, uint32(blocks))
+	}
+	return a
+}
+
+// basePostings is how many postings of the base term at holds.
+func (a *lexAppend) basePostings(at lexAppendTerm) int {
+	if at.base < 0 {
+		return 0
+	}
+	lo, hi, _ := a.x.base.postings(at.base)
+	return hi - lo
+}
+
+// split returns how many of the base's blocks of term at are copied whole,
+// and how many postings follow them (the rest of the base's, then the new
+// ones), whose blocks are recomputed.
+func (a *lexAppend) split(at lexAppendTerm) (baseBlocks, tail int) {
+	nd := 0
+	if at.delta {
+		nd = len(a.x.dPost[at.t])
+	}
+	if at.base < 0 {
+		return 0, nd
+	}
+	lo, hi, _ := a.x.base.postings(at.base)
+	baseBlocks = (hi - lo + lexBlock - 1) / lexBlock
+	if !at.delta {
+		return baseBlocks, 0
+	}
+	return baseBlocks - 1, hi - lo - (baseBlocks-1)*lexBlock + nd
+}
+
+// tail returns the postings of term at that follow the base's blocks copied
+// whole (the rest of the base's, then the new ones, in the merged doc
+// numbers) and their blocks, in a's scratch.
+func (a *lexAppend) tail(at lexAppendTerm) (docs []uint32, tfs []uint8, last []uint32, maxTFs []uint8, minLens []uint32) {
+	x := a.x
+	nb := uint32(len(x.base.rids))
+	a.docs, a.tfs = a.docs[:0], a.tfs[:0]
+	if at.base >= 0 && at.delta {
+		lo, hi, _ := x.base.postings(at.base)
+		baseBlocks, _ := a.split(at)
+		a.docs = append(a.docs, x.base.docs[lo+baseBlocks*lexBlock:hi]...)
+		a.tfs = append(a.tfs, x.base.tfs[lo+baseBlocks*lexBlock:hi]...)
+	}
+	if at.delta {
+		for _, p := range x.dPost[at.t] {
+			a.docs = append(a.docs, nb+p.doc)
+			a.tfs = append(a.tfs, p.tf)
+		}
+	}
+	a.last, a.maxTF, a.minLn = a.last[:0], a.maxTF[:0], a.minLn[:0]
+	for start := 0; start < len(a.docs); start += lexBlock {
+		end := min(start+lexBlock, len(a.docs))
+		var maxTF uint8
+		minLen := uint32(math.MaxUint32)
+		for j := start; j < end; j++ {
+			maxTF = max(maxTF, a.tfs[j])
+			if d := a.docs[j]; d < nb {
+				minLen = min(minLen, x.base.lens[d])
+			} else {
+				minLen = min(minLen, x.dLens[d-nb])
+			}
+		}
+		a.last = append(a.last, a.docs[end-1])
+		a.maxTF = append(a.maxTF, maxTF)
+		a.minLn = append(a.minLn, minLen)
+	}
+	return a.docs, a.tfs, a.last, a.maxTF, a.minLn
+}
+
+// baseRange returns the range of the base's postings of term at that are
+// copied as they are, and of its blocks.
+func (a *lexAppend) baseRange(at lexAppendTerm) (lo, hi, blo, bhi int) {
+	if at.base < 0 {
+		return 0, 0, 0, 0
+	}
+	lo, hi, block := a.x.base.postings(at.base)
+	baseBlocks, _ := a.split(at)
+	if at.delta {
+		hi = lo + baseBlocks*lexBlock
+	}
+	return lo, hi, block, block + baseBlocks
+}
+
+// write writes the merged index as the snapshot of generation gen to
+// path, atomically, in the layout of writeLexSnapshot.
+func (a *lexAppend) write(path string, gen int64) error {
+	x := a.x
+	T := len(a.terms)
+	hdr := []int64{lexMagic, lexVersion, gen, int64(len(x.base.rids) + len(x.dRids)), int64(T),
+		int64(a.postOffs[T]), int64(a.blockOffs[T]), int64(a.termOffs[T])}
+	return writeStream(path, func(w *sectionWriter) {
+		w.section(bytesOf(hdr))
+		w.section(bytesOf(x.base.rids), bytesOf(x.dRids))
+		w.section(bytesOf(x.base.lens), bytesOf(x.dLens))
+		w.section(bytesOf(a.termOffs))
+		for _, at := range a.terms {
+			w.writeString(at.t)
+		}
+		w.end()
+		w.section(bytesOf(a.postOffs))
+		w.section(bytesOf(a.blockOffs))
+		base := x.base
+		// Each section of postings and blocks: per term, what is copied of
+		// the base, then the tail.
+		perTerm := func(parts func(at lexAppendTerm, lo, hi, blo, bhi int) (copied, tail []byte)) {
+			for _, at := range a.terms {
+				lo, hi, blo, bhi := a.baseRange(at)
+				copied, tail := parts(at, lo, hi, blo, bhi)
+				w.write(copied)
+				w.write(tail)
+			}
+			w.end()
+		}
+		perTerm(func(at lexAppendTerm, lo, hi, _, _ int) ([]byte, []byte) {
+			docs, _, _, _, _ := a.tail(at)
+			return bytesOf(base.docs[lo:hi]), bytesOf(docs)
+		})
+		perTerm(func(at lexAppendTerm, lo, hi, _, _ int) ([]byte, []byte) {
+			_, tfs, _, _, _ := a.tail(at)
+			return base.tfs[lo:hi], tfs
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
+			_, _, last, _, _ := a.tail(at)
+			return bytesOf(base.blockLast[blo:bhi]), bytesOf(last)
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
+			_, _, _, maxTF, _ := a.tail(at)
+			return base.blockMaxTF[blo:bhi], maxTF
+		})
+		perTerm(func(at lexAppendTerm, _, _, blo, bhi int) ([]byte, []byte) {
+			_, _, _, _, minLen := a.tail(at)
+			return bytesOf(base.blockMinLen[blo:bhi]), bytesOf(minLen)
+		})
+	})
 }
 
 // readLexSnapshot maps the full-text snapshot at path and returns it as an

@@ -85,7 +85,7 @@ func TestLexSearchMatchesExhaustive(t *testing.T) {
 	x := newLexIndex()
 	lexCorpus(x, rng, 0, 3000)
 	path := filepath.Join(t.TempDir(), "x.bm25")
-	if _, err := writeLexSnapshot(path, x, 7); err != nil {
+	if err := writeLexSnapshot(path, x, 7); err != nil {
 		t.Fatal(err)
 	}
 	y, gen, err := readLexSnapshot(path)
@@ -118,7 +118,7 @@ func TestLexSearchMatchesExhaustive(t *testing.T) {
 	}
 	lexCorpus(y, rng, 2990, 200) // replaces 10, adds 190
 	check("mapped with deletions and additions", y)
-	if _, err := writeLexSnapshot(path, y, 8); err != nil {
+	if err := writeLexSnapshot(path, y, 8); err != nil {
 		t.Fatal(err)
 	}
 	z, _, err := readLexSnapshot(path)
@@ -145,7 +145,7 @@ func TestLexSnapshotRejectsDamage(t *testing.T) {
 	x := newLexIndex()
 	lexCorpus(x, rand.New(rand.NewPCG(3, 4)), 0, 300)
 	path := filepath.Join(t.TempDir(), "x.bm25")
-	if _, err := writeLexSnapshot(path, x, 1); err != nil {
+	if err := writeLexSnapshot(path, x, 1); err != nil {
 		t.Fatal(err)
 	}
 	good, err := os.ReadFile(path)
@@ -170,5 +170,57 @@ func TestLexSnapshotRejectsDamage(t *testing.T) {
 		if _, _, err := decodeLexSnapshot(b); err == nil {
 			t.Errorf("%s snapshot decoded without error", name)
 		}
+	}
+}
+
+// TestLexMergeAppendMatchesFull checks the snapshot of an index that only
+// gained passages since its snapshot, as ingest leaves it, written straight
+// from its parts, against the one written from the merge that rebuilds
+// every posting.
+func TestLexMergeAppendMatchesFull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	dir := t.TempDir()
+	x := newLexIndex()
+	lexCorpus(x, rng, 0, 3000)
+	path := filepath.Join(dir, "x.bm25")
+	if err := writeLexSnapshot(path, x, 1); err != nil {
+		t.Fatal(err)
+	}
+	y, _, err := readLexSnapshot(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.close()
+	for _, idx := range []struct {
+		name string
+		x    *lexIndex
+	}{{"on the heap", x}, {"mapped", y}} {
+		lexCorpus(idx.x, rng, 3000+idx.x.live, 700)
+		a := idx.x.appended()
+		if a == nil {
+			t.Fatalf("%s: an index that only gained passages is not taken as one", idx.name)
+		}
+		s, err := idx.x.merged()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hdr := []int64{lexMagic, lexVersion, 2, int64(len(s.rids)), int64(s.terms()), int64(len(s.docs)), int64(len(s.blockLast)), int64(len(s.termBytes))}
+		full, appended := filepath.Join(dir, "full.bm25"), filepath.Join(dir, "append.bm25")
+		if err := writeSections(full, [][]byte{bytesOf(hdr), bytesOf(s.rids), bytesOf(s.lens), bytesOf(s.termOffs), s.termBytes,
+			bytesOf(s.postOffs), bytesOf(s.blockOffs), bytesOf(s.docs), s.tfs, bytesOf(s.blockLast), s.blockMaxTF, bytesOf(s.blockMinLen)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.write(appended, 2); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(full)
+		got, _ := os.ReadFile(appended)
+		if !slices.Equal(want, got) {
+			t.Errorf("%s: the appended snapshot (%d bytes) differs from the full merge's (%d bytes)", idx.name, len(got), len(want))
+		}
+	}
+	y.delete(7)
+	if y.appended() != nil {
+		t.Error("an index with a deleted passage is taken as one that only gained passages")
 	}
 }

@@ -72,7 +72,56 @@ func writeSnapshot(path string, d *denseIndex, gen int64) error {
 
 // writeSections writes the sections to path, each padded to a multiple of
 // 8 bytes, atomically: a temporary file, synced, renamed over it.
-func writeSections(path string, sections [][]byte) (err error) {
+func writeSections(path string, sections [][]byte) error {
+	return writeStream(path, func(w *sectionWriter) {
+		for _, sec := range sections {
+			w.section(sec)
+		}
+	})
+}
+
+// sectionWriter writes the sections of a snapshot, each padded to a
+// multiple of 8 bytes; the first error sticks.
+type sectionWriter struct {
+	w   *bufio.Writer
+	n   int // bytes of the current section
+	err error
+}
+
+// write adds b to the current section.
+func (s *sectionWriter) write(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+		s.n += len(b)
+	}
+}
+
+// writeString adds s to the current section.
+func (s *sectionWriter) writeString(str string) {
+	if s.err == nil {
+		_, s.err = s.w.WriteString(str)
+		s.n += len(str)
+	}
+}
+
+// end pads the current section and starts the next.
+func (s *sectionWriter) end() {
+	var zeros [8]byte
+	s.write(zeros[:pad8(s.n)-s.n])
+	s.n = 0
+}
+
+// section writes a whole section made of parts.
+func (s *sectionWriter) section(parts ...[]byte) {
+	for _, p := range parts {
+		s.write(p)
+	}
+	s.end()
+}
+
+// writeStream writes what fill writes to path, atomically: a temporary
+// file, synced, renamed over it.
+func writeStream(path string, fill func(w *sectionWriter)) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -84,14 +133,10 @@ func writeSections(path string, sections [][]byte) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	var zeros [8]byte
-	for _, sec := range sections {
-		if _, err := w.Write(sec); err != nil {
-			return err
-		}
-		if _, err := w.Write(zeros[:pad8(len(sec))-len(sec)]); err != nil {
-			return err
-		}
+	sw := &sectionWriter{w: w}
+	fill(sw)
+	if sw.err != nil {
+		return sw.err
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -197,7 +197,24 @@ func TestIngestKillLosesNothingReported(t *testing.T) {
 		}
 	}
 	data := filepath.Join(dir, "data")
-	cmd := exec.Command(verityBin, "ingest", "--data", data, "--workers", "1", src)
+	killIngestAndRedo(t, data, n, 40, "--workers", "1", src)
+
+	// A restart serves the same results.
+	claim := "Site 42 recorded 52 millimetres of rain."
+	first, _, _ := verity(t, "verify", "--data", data, "--json", claim)
+	second, _, _ := verity(t, "verify", "--data", data, "--json", claim)
+	if stripTimings(first) != stripTimings(second) || !strings.Contains(first, "site 42") {
+		t.Errorf("results differ across restarts or miss the source:\n%s\n%s", first, second)
+	}
+}
+
+// killIngestAndRedo runs `verity ingest --data data args...` over n sources,
+// kills it (SIGKILL) once it has reported at least atLeast of them
+// ingested, and checks that a second run finds every reported source
+// unchanged and ingests the rest.
+func killIngestAndRedo(t *testing.T, data string, n, atLeast int, args ...string) {
+	t.Helper()
+	cmd := exec.Command(verityBin, append([]string{"ingest", "--data", data}, args...)...)
 	// A progress line per source, so that the kill lands mid-run.
 	cmd.Env = append(cleanEnv(), "VERITY_INGEST_PROGRESS_INTERVAL=0s")
 	stderr, err := cmd.StderrPipe()
@@ -212,18 +229,18 @@ func TestIngestKillLosesNothingReported(t *testing.T) {
 	for sc.Scan() {
 		if m := progressLine.FindStringSubmatch(sc.Text()); m != nil {
 			fmt.Sscan(m[1], &reported)
-			if reported >= 40 {
+			if reported >= atLeast {
 				cmd.Process.Kill() // SIGKILL: no cleanup runs
 				break
 			}
 		}
 	}
 	cmd.Wait()
-	if reported < 40 {
+	if reported < atLeast {
 		t.Fatalf("ingest finished or failed before it could be killed (reported %d)", reported)
 	}
 
-	out, errs, code := verity(t, "ingest", "--data", data, src)
+	out, errs, code := verity(t, append([]string{"ingest", "--data", data}, args[len(args)-1])...)
 	if code != 0 {
 		t.Fatalf("second ingest exited %d: %s %s", code, out, errs)
 	}
@@ -236,14 +253,23 @@ func TestIngestKillLosesNothingReported(t *testing.T) {
 	}
 
 	t.Logf("killed after %d reported; second run ingested %d, skipped %d", reported, ingested, skipped)
+}
 
-	// A restart serves the same results.
-	claim := "Site 42 recorded 52 millimetres of rain."
-	first, _, _ := verity(t, "verify", "--data", data, "--json", claim)
-	second, _, _ := verity(t, "verify", "--data", data, "--json", claim)
-	if stripTimings(first) != stripTimings(second) || !strings.Contains(first, "site 42") {
-		t.Errorf("results differ across restarts or miss the source:\n%s\n%s", first, second)
+// TestIngestJSONLKillLosesNothingReported is TestIngestKillLosesNothingReported
+// for a JSONL file, whose records workers prepare in runs and one writer
+// stores in batches.
+func TestIngestJSONLKillLosesNothingReported(t *testing.T) {
+	dir := t.TempDir()
+	const n = 20000
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"r%d","text":"The station at site %d recorded %d millimetres of rain in March %d. Observers noted the figure was unusual for the region."}`+"\n", i, i, 10+i, 1950+i%70)
 	}
+	src := filepath.Join(dir, "records.jsonl")
+	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	killIngestAndRedo(t, filepath.Join(dir, "data"), n, 300, src)
 }
 
 var timings = regexp.MustCompile(`(?s)"timings_ms": \{.*?\}`)
