@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/viterin/vek"
 )
 
 // Channel and relation counts. Channels are binary per-token flags;
@@ -186,6 +188,8 @@ type Cache struct {
 	z1     []float64 // hidden (post-ReLU)
 	relb   []uint16  // n x m dense relation bits
 	logits [NumLabels]float64
+	vec    []float64 // one token's word vector in float64 (project)
+	pad    []float64 // one side's projections with a zero row at each end (convolve)
 }
 
 func grow(s []float64, n int) []float64 {
@@ -208,14 +212,14 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
 	if cfg.Ctx == CtxConv {
-		c.pa = project(cfg, v, in.A, grow(c.pa, n*D))
-		c.pb = project(cfg, v, in.B, grow(c.pb, m*D))
+		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
+		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
 		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)
-		c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n)
-		c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m)
+		c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n, c)
+		c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m, c)
 	} else {
-		c.ha = project(cfg, v, in.A, grow(c.ha, n*D))
-		c.hb = project(cfg, v, in.B, grow(c.hb, m*D))
+		c.ha = project(cfg, v, in.A, grow(c.ha, n*D), c)
+		c.hb = project(cfg, v, in.B, grow(c.hb, m*D), c)
 	}
 	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
 	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
@@ -303,15 +307,21 @@ func Calibrate(z [NumLabels]float64, t float64, bias [NumLabels]float64) [NumLab
 	return p
 }
 
-func project(cfg Config, v views, toks []Token, h []float64) []float64 {
+func project(cfg Config, v views, toks []Token, h []float64, c *Cache) []float64 {
 	D, I := cfg.D, cfg.in()
+	c.vec = grow(c.vec, cfg.Emb)
 	for t, tk := range toks {
 		ht := h[t*D : (t+1)*D]
+		if tk.Vec != nil {
+			for e, x := range tk.Vec[:cfg.Emb] {
+				c.vec[e] = float64(x)
+			}
+		}
 		for k := range D {
 			row := v.wp[k*I : (k+1)*I]
 			s := v.bp[k]
 			if tk.Vec != nil {
-				s += dot32(row[:cfg.Emb], tk.Vec)
+				s += dot(row[:cfg.Emb], c.vec)
 			}
 			for b := tk.Chan; b != 0; b &= b - 1 {
 				s += row[cfg.Emb+trailing(b)]
@@ -323,20 +333,17 @@ func project(cfg Config, v views, toks []Token, h []float64) []float64 {
 }
 
 // convolve writes out = h + ReLU(conv(h)) for the n rows of h (zero
-// padding at both ends), keeping the ReLU outputs in c.
-func convolve(D int, v views, h, c, out []float64, n int) []float64 {
+// padding at both ends), keeping the ReLU outputs in c. Each output is
+// one dot product of a filter row with three consecutive rows of the
+// padded copy of h.
+func convolve(D int, v views, h, c, out []float64, n int, cc *Cache) []float64 {
+	cc.pad = grow(cc.pad, (n+2)*D)
+	copy(cc.pad[D:], h[:n*D])
 	for t := range n {
 		ct := c[t*D : (t+1)*D]
+		win := cc.pad[t*D : (t+3)*D]
 		for k := range D {
-			row := v.wc[k*3*D : (k+1)*3*D]
-			s := v.bc[k] + dot(row[D:2*D], h[t*D:(t+1)*D])
-			if t > 0 {
-				s += dot(row[:D], h[(t-1)*D:t*D])
-			}
-			if t+1 < n {
-				s += dot(row[2*D:], h[(t+1)*D:(t+2)*D])
-			}
-			ct[k] = math.Max(s, 0)
+			ct[k] = math.Max(v.bc[k]+dot(v.wc[k*3*D:(k+1)*3*D], win), 0)
 		}
 		ot, ht := out[t*D:(t+1)*D], h[t*D:(t+1)*D]
 		for k := range D {
@@ -406,20 +413,24 @@ func trailing(b uint16) int {
 	return n
 }
 
+// scalar turns off the SIMD dot product (for the test that checks both
+// give the same outputs).
+var scalar = false
+
+// dot is the dot product of a and b[:len(a)], with AVX2 where the CPU has
+// it (vek); the sum is taken in another order than the plain loop, so the
+// two differ in the last bits only.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
+	if len(a) == 0 {
+		return 0
+	}
+	if !scalar {
+		return vek.Dot(a, b)
+	}
 	s := 0.0
 	for i, x := range a {
 		s += x * b[i]
-	}
-	return s
-}
-
-func dot32(a []float64, b []float32) float64 {
-	b = b[:len(a)]
-	s := 0.0
-	for i, x := range a {
-		s += x * float64(b[i])
 	}
 	return s
 }

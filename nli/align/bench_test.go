@@ -43,3 +43,14 @@ func BenchmarkForwardShipped(b *testing.B) {
 		m.Forward(in, &c)
 	}
 }
+
+// BenchmarkForwardWide is BenchmarkForwardShipped at widths 96 and 128.
+func BenchmarkForwardWide(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := New(Config{Emb: 100, D: 96, H: 128, Ctx: CtxConv}, rng)
+	in := randInput(rng, 100, 8, 18)
+	var c Cache
+	for b.Loop() {
+		m.Forward(in, &c)
+	}
+}

@@ -23,7 +23,7 @@ type Config struct {
 	DataDir string
 	// Seed makes training deterministic; default 1.
 	Seed int64
-	// D and H are the network's widths; defaults 64 and 96.
+	// D and H are the network's widths; defaults 96 and 128.
 	D, H int
 	// Epochs over the training examples; default 4.
 	Epochs int
@@ -81,10 +81,10 @@ func (c Config) withDefaults() Config {
 		c.Seed = 1
 	}
 	if c.D <= 0 {
-		c.D = 64
+		c.D = 96
 	}
 	if c.H <= 0 {
-		c.H = 96
+		c.H = 128
 	}
 	if c.Epochs <= 0 {
 		c.Epochs = 4
