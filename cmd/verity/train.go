@@ -54,9 +54,9 @@ metrics only, writing no model.`,
 				return &evidence.InputError{Field: "out", Message: "--out FILE is required"}
 			}
 			switch cfg.Context {
-			case "conv", "none":
+			case "conv", "convself", "none":
 			default:
-				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv or none", cfg.Context)}
+				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv, convself or none", cfg.Context)}
 			}
 			switch cfg.Ablate {
 			case "", "none", "wordnet", "quantity", "attention":
@@ -82,7 +82,7 @@ metrics only, writing no model.`,
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
-	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution) or none")
+	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention) or none")
 	return cmd
 }
 

@@ -42,6 +42,8 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, NoAttn: true},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, NoAttn: true},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf, NoAttn: true},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		m := New(cfg, rng)

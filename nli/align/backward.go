@@ -97,6 +97,17 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	}
 
 	// Contextual encoder and projection.
+	if cfg.Ctx == CtxConvSelf {
+		dga, dgb := ws.vec(&ws.dga, n*D), ws.vec(&ws.dgb, m*D)
+		unselfAttend(D, v, gv, c.ga, c.sa, c.ta, dha, dga, n, ws)
+		unselfAttend(D, v, gv, c.gb, c.sb, c.tb, dhb, dgb, m, ws)
+		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
+		unconvolve(D, v, gv, c.pa, c.ca, dga, dpa, n)
+		unconvolve(D, v, gv, c.pb, c.cb, dgb, dpb, m)
+		unproject(cfg, gv, in.A, c.pa, dpa)
+		unproject(cfg, gv, in.B, c.pb, dpb)
+		return
+	}
 	if cfg.Ctx == CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
 		unconvolve(D, v, gv, c.pa, c.ca, dha, dpa, n)
@@ -139,6 +150,39 @@ func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
 type Scratch struct {
 	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
 	dpa, dpb                                                      []float64
+	dga, dgb, dsel, dt                                            []float64
+}
+
+// unselfAttend adds to dg the gradient through selfAttend given dout, and
+// to gv the gradients of the position biases and the gate.
+func unselfAttend(D int, v, gv views, g, s, t, dout, dg []float64, n int, ws *Scratch) {
+	copy(dg, dout[:n*D])
+	scale := 1 / math.Sqrt(float64(D))
+	dt := ws.vec(&ws.dt, D)
+	ds := ws.vec(&ws.dsel, n)
+	for i := range n {
+		di, ti := dout[i*D:(i+1)*D], t[i*D:(i+1)*D]
+		for k := range D {
+			gv.sg[k] += di[k] * ti[k]
+			dt[k] = v.sg[k] * di[k]
+		}
+		row := s[i*n : (i+1)*n]
+		for j, a := range row {
+			ds[j] = dot(dt, g[j*D:(j+1)*D])
+			axpy(dg[j*D:(j+1)*D], a, dt)
+		}
+		sum := dot(ds, row)
+		gi := g[i*D : (i+1)*D]
+		for j, a := range row {
+			de := a * (ds[j] - sum)
+			if de == 0 {
+				continue
+			}
+			gv.sp[offsetBucket(i, j)] += de
+			axpy(dg[i*D:(i+1)*D], de*scale, g[j*D:(j+1)*D])
+			axpy(dg[j*D:(j+1)*D], de*scale, gi)
+		}
+	}
 }
 
 func (ws *Scratch) vec(p *[]float64, n int) []float64 {

@@ -41,7 +41,8 @@ type Config struct {
 	// with the seed), for a reduced budget.
 	MaxTrain int
 	// Context is the contextual encoder before alignment: "conv" (a
-	// width-3 convolution, the default) or "none".
+	// width-3 convolution, the default), "convself" (the convolution
+	// followed by intra-sentence attention) or "none".
 	Context string
 }
 
@@ -52,8 +53,10 @@ func contextCode(s string) (int, error) {
 		return align.CtxConv, nil
 	case "none":
 		return align.CtxNone, nil
+	case "convself":
+		return align.CtxConvSelf, nil
 	}
-	return 0, fmt.Errorf("unknown contextual encoder %q: want conv or none", s)
+	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself or none", s)
 }
 
 // Shards is the number of fixed parts each batch is split into; the parts
