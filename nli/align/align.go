@@ -213,7 +213,15 @@ type Cache struct {
 	relb   []uint16  // n x m dense relation bits
 	logits [NumLabels]float64
 	vec    []float64 // one token's word vector in float64 (project)
-	pad    []float64 // one side's projections with a zero row at each end (convolve)
+	mf, mz []float64 // dropout masks of f and z1 (training)
+
+	// Dropout, when positive and Rand is set, drops each pooled
+	// comparison unit and hidden unit with this probability and scales
+	// the kept ones by 1/(1-Dropout) (training only; Forward is then
+	// random, drawn from Rand).
+	Dropout float64
+	Rand    *rand.Rand
+	pad     []float64 // one side's projections with a zero row at each end (convolve)
 }
 
 func grow(s []float64, n int) []float64 {
@@ -312,10 +320,20 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	pool(c.va, n, D, c.f[0:2*D], c.amax[:D])
 	pool(c.vb, m, D, c.f[2*D:4*D], c.amax[D:])
 	copy(c.f[4*D:], in.Global[:])
+	drop := c.Dropout > 0 && c.Rand != nil
+	if drop {
+		c.mf, c.mz = dropMask(c.mf, 4*D, c.Dropout, c.Rand), dropMask(c.mz, cfg.H, c.Dropout, c.Rand)
+		for k, x := range c.mf {
+			c.f[k] *= x
+		}
+	}
 	c.z1 = grow(c.z1, cfg.H)
 	for k := range cfg.H {
 		s := v.b1[k] + dot(v.w1[k*F:(k+1)*F], c.f)
 		c.z1[k] = relu(s)
+		if drop {
+			c.z1[k] *= c.mz[k]
+		}
 	}
 	var z [NumLabels]float64
 	for k := range NumLabels {
@@ -496,6 +514,18 @@ func dot(a, b []float64) float64 {
 		s += x * b[i]
 	}
 	return s
+}
+
+// dropMask returns n factors, each 0 with probability p and 1/(1-p)
+// otherwise.
+func dropMask(m []float64, n int, p float64, rng *rand.Rand) []float64 {
+	m = grow(m, n)
+	for i := range m {
+		if rng.Float64() >= p {
+			m[i] = 1 / (1 - p)
+		}
+	}
+	return m
 }
 
 // relu is max(x, 0), without math.Max's care for NaN and signed zeros.

@@ -160,3 +160,46 @@ func TestForwardMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestGradientDropout checks Backward with dropout against finite
+// differences of the loss under the same masks.
+func TestGradientDropout(t *testing.T) {
+	cfg := Config{Emb: 5, D: 4, H: 5, Ctx: CtxConv}
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := New(cfg, rng)
+	for i := range m.P {
+		m.P[i] += 0.1 * rng.NormFloat64()
+	}
+	in := randInput(rng, cfg.Emb, 4, 5)
+	cache := func() *Cache { return &Cache{Dropout: 0.3, Rand: rand.New(rand.NewPCG(9, 9))} }
+	loss := func() float64 {
+		l, _ := Loss(m.Forward(in, cache()), 2)
+		return l
+	}
+	c := cache()
+	_, dz := Loss(m.Forward(in, c), 2)
+	dropped := 0
+	for _, x := range append(append([]float64{}, c.mf...), c.mz...) {
+		if x == 0 {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("no unit dropped: the test does not exercise the masks")
+	}
+	grad := make([]float64, len(m.P))
+	m.Backward(in, c, dz, grad, &Scratch{})
+	const h = 1e-6
+	for i := range m.P {
+		old := m.P[i]
+		m.P[i] = old + h
+		lp := loss()
+		m.P[i] = old - h
+		lm := loss()
+		m.P[i] = old
+		num := (lp - lm) / (2 * h)
+		if d := math.Abs(num - grad[i]); d > 1e-5+1e-4*math.Abs(num) {
+			t.Fatalf("param %d: backward %.8g, finite difference %.8g", i, grad[i], num)
+		}
+	}
+}

@@ -19,14 +19,24 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		axpy(gv.w2[k*H:(k+1)*H], dz[k], c.z1)
 		axpy(dz1, dz[k], v.w2[k*H:(k+1)*H])
 	}
+	drop := c.Dropout > 0 && c.Rand != nil
 	df := ws.vec(&ws.df, F)
 	for k := range H {
 		if c.z1[k] <= 0 {
 			continue
 		}
-		gv.b1[k] += dz1[k]
-		axpy(gv.w1[k*F:(k+1)*F], dz1[k], c.f)
-		axpy(df, dz1[k], v.w1[k*F:(k+1)*F])
+		g := dz1[k]
+		if drop {
+			g *= c.mz[k]
+		}
+		gv.b1[k] += g
+		axpy(gv.w1[k*F:(k+1)*F], g, c.f)
+		axpy(df, g, v.w1[k*F:(k+1)*F])
+	}
+	if drop {
+		for k, x := range c.mf {
+			df[k] *= x
+		}
 	}
 
 	// Pooling.
