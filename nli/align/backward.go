@@ -108,17 +108,14 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 
 	// Contextual encoder and projection.
 	if cfg.Ctx == CtxConvSelf {
+		// The convolution's output gradient is that of the attention's
+		// input.
 		dga, dgb := ws.vec(&ws.dga, n*D), ws.vec(&ws.dgb, m*D)
 		unselfAttend(D, v, gv, c.ga, c.sa, c.ta, dha, dga, n, ws)
 		unselfAttend(D, v, gv, c.gb, c.sb, c.tb, dhb, dgb, m, ws)
-		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
-		unconvolve(D, v, gv, c.pa, c.ca, dga, dpa, n)
-		unconvolve(D, v, gv, c.pb, c.cb, dgb, dpb, m)
-		unproject(cfg, gv, in.A, c.pa, dpa)
-		unproject(cfg, gv, in.B, c.pb, dpb)
-		return
+		dha, dhb = dga, dgb
 	}
-	if cfg.Ctx == CtxConv {
+	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
 		unconvolve(D, v, gv, c.pa, c.ca, dha, dpa, n)
 		unconvolve(D, v, gv, c.pb, c.cb, dhb, dpb, m)
