@@ -98,6 +98,8 @@ func TestTrainErrors(t *testing.T) {
 		{"nli without out", []string{"train", "nli"}, "--out FILE is required"},
 		{"nli without data", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--data-dir", filepath.Join(t.TempDir(), "none")}, "not a directory of labeled data"},
 		{"nli unknown ablation", []string{"train", "nli", "--ablate", "rules"}, "want none, wordnet, quantity or attention"},
+		{"nli unknown context", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--context", "gru"}, "want conv, convself or none"},
+		{"nli dropout out of range", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--dropout", "1"}, "want a probability in [0, 1)"},
 		{"wordnet without out", []string{"train", "wordnet"}, "--out FILE is required"},
 		{"wordnet without database", []string{"train", "wordnet", "--out", filepath.Join(t.TempDir(), "w"), "--dict", filepath.Join(t.TempDir(), "none")}, "not a WordNet database directory"},
 		{"calibration without out", []string{"train", "calibration"}, "--out FILE is required"},

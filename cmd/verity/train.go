@@ -54,14 +54,17 @@ metrics only, writing no model.`,
 				return &evidence.InputError{Field: "out", Message: "--out FILE is required"}
 			}
 			switch cfg.Context {
-			case "conv", "none":
+			case "conv", "convself", "none":
 			default:
-				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv or none", cfg.Context)}
+				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv, convself or none", cfg.Context)}
 			}
 			switch cfg.Ablate {
 			case "", "none", "wordnet", "quantity", "attention":
 			default:
 				return &evidence.InputError{Field: "ablate", Message: fmt.Sprintf("--ablate %q: want none, wordnet, quantity or attention", cfg.Ablate)}
+			}
+			if cfg.Dropout < 0 || cfg.Dropout >= 1 {
+				return &evidence.InputError{Field: "dropout", Message: fmt.Sprintf("--dropout %g: want a probability in [0, 1)", cfg.Dropout)}
 			}
 			cfg.DataDir = dataDir
 			if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
@@ -82,7 +85,8 @@ metrics only, writing no model.`,
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
-	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution) or none")
+	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
+	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention) or none")
 	return cmd
 }
 

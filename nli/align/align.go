@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/viterin/vek"
 )
 
 // Channel and relation counts. Channels are binary per-token flags;
@@ -59,14 +61,24 @@ type Config struct {
 	// Ctx is the contextual encoder run over each side's projected tokens
 	// before alignment: CtxNone, or CtxConv, a width-3 convolution whose
 	// ReLU output is added to each token (h_t + ReLU(W [h_t-1; h_t; h_t+1] + b)),
-	// shared by claim and passage.
+	// shared by claim and passage; or CtxConvSelf, the convolution followed
+	// by intra-sentence attention (see selfAttend).
 	Ctx int `json:"ctx,omitempty"`
 }
 
 // Contextual encoders (Config.Ctx).
 const (
-	CtxNone = 0
-	CtxConv = 1
+	CtxNone     = 0
+	CtxConv     = 1
+	CtxConvSelf = 2
+)
+
+// SelfBuckets is the number of relative-position biases of the
+// intra-sentence attention: offsets -SelfReach..SelfReach, farther ones
+// clamped.
+const (
+	SelfReach   = 5
+	SelfBuckets = 2*SelfReach + 1
 )
 
 // Model is the network's parameters, one flat slice, and the calibration
@@ -82,7 +94,8 @@ type Model struct {
 // views are the parameter blocks, slices of P.
 type views struct {
 	wp, bp, wr, wa, ba, wb, bb, w1, b1, w2, b2 []float64
-	wc, bc                                     []float64 // contextual convolution (Ctx == CtxConv)
+	wc, bc                                     []float64 // contextual convolution (Ctx >= CtxConv)
+	sp, sg                                     []float64 // intra-sentence attention: position biases, gate (Ctx == CtxConvSelf)
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -92,8 +105,11 @@ func (c Config) feat() int { return 4*c.D + NumGlobal }
 // Size is the number of parameters.
 func (c Config) Size() int {
 	n := c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
-	if c.Ctx == CtxConv {
+	if c.Ctx >= CtxConv {
 		n += 3*c.D*c.D + c.D
+	}
+	if c.Ctx == CtxConvSelf {
+		n += SelfBuckets + c.D
 	}
 	return n
 }
@@ -106,9 +122,12 @@ func (c Config) views(p []float64) views {
 	v.wb, v.bb = take(c.D*c.cmp()), take(c.D)
 	v.w1, v.b1 = take(c.H*c.feat()), take(c.H)
 	v.w2, v.b2 = take(NumLabels*c.H), take(NumLabels)
-	if c.Ctx == CtxConv {
+	if c.Ctx >= CtxConv {
 		// Last, so that a model without the encoder keeps its layout.
 		v.wc, v.bc = take(3*c.D*c.D), take(c.D)
+	}
+	if c.Ctx == CtxConvSelf {
+		v.sp, v.sg = take(SelfBuckets), take(c.D)
 	}
 	return v
 }
@@ -128,7 +147,7 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	init(v.wb, cfg.cmp(), cfg.D)
 	init(v.w1, cfg.feat(), cfg.H)
 	init(v.w2, cfg.H, NumLabels)
-	if cfg.Ctx == CtxConv {
+	if cfg.Ctx >= CtxConv {
 		// Small, so that the network starts close to the one without the
 		// encoder and learns how much context to add.
 		init(v.wc, 3*cfg.D, cfg.D)
@@ -138,6 +157,10 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	}
 	for i := range v.wr {
 		v.wr[i] = 1
+	}
+	for i := range v.sg {
+		// The gate starts small: the attended context is added gently.
+		v.sg[i] = 0.1
 	}
 	for i := range v.bp {
 		v.bp[i] = 0.01
@@ -151,7 +174,7 @@ func (m *Model) Validate() error {
 	if c.Emb <= 0 || c.D <= 0 || c.H <= 0 || c.Emb > 4096 || c.D > 4096 || c.H > 4096 {
 		return fmt.Errorf("bad shape %+v", c)
 	}
-	if c.Ctx != CtxNone && c.Ctx != CtxConv {
+	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf {
 		return fmt.Errorf("unknown contextual encoder %d", c.Ctx)
 	}
 	if len(m.P) != c.Size() {
@@ -174,6 +197,9 @@ type Cache struct {
 	n, m   int
 	pa, pb []float64 // projections n x D, m x D (post-ReLU), with a contextual encoder
 	ca, cb []float64 // the encoder's outputs n x D, m x D (post-ReLU)
+	ga, gb []float64 // the convolution's outputs n x D, m x D, with intra-sentence attention
+	sa, sb []float64 // intra-sentence attention weights n x n, m x m
+	ta, tb []float64 // intra-sentence attended vectors n x D, m x D
 	ha, hb []float64 // token vectors aligned and compared: n x D, m x D
 	alpha  []float64 // n x m, softmax over j
 	beta   []float64 // n x m, softmax over i
@@ -186,6 +212,16 @@ type Cache struct {
 	z1     []float64 // hidden (post-ReLU)
 	relb   []uint16  // n x m dense relation bits
 	logits [NumLabels]float64
+	vec    []float64 // one token's word vector in float64 (project)
+	mf, mz []float64 // dropout masks of f and z1 (training)
+
+	// Dropout, when positive and Rand is set, drops each pooled
+	// comparison unit and hidden unit with this probability and scales
+	// the kept ones by 1/(1-Dropout) (training only; Forward is then
+	// random, drawn from Rand).
+	Dropout float64
+	Rand    *rand.Rand
+	pad     []float64 // one side's projections with a zero row at each end (convolve)
 }
 
 func grow(s []float64, n int) []float64 {
@@ -207,15 +243,24 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	D, K := cfg.D, NumRelations
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
-	if cfg.Ctx == CtxConv {
-		c.pa = project(cfg, v, in.A, grow(c.pa, n*D))
-		c.pb = project(cfg, v, in.B, grow(c.pb, m*D))
+	if cfg.Ctx >= CtxConv {
+		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
+		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
 		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)
-		c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n)
-		c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m)
+		if cfg.Ctx == CtxConvSelf {
+			c.ga = convolve(D, v, c.pa, c.ca, grow(c.ga, n*D), n, c)
+			c.gb = convolve(D, v, c.pb, c.cb, grow(c.gb, m*D), m, c)
+			c.sa, c.sb = grow(c.sa, n*n), grow(c.sb, m*m)
+			c.ta, c.tb = grow(c.ta, n*D), grow(c.tb, m*D)
+			c.ha = selfAttend(D, v, c.ga, c.sa, c.ta, grow(c.ha, n*D), n)
+			c.hb = selfAttend(D, v, c.gb, c.sb, c.tb, grow(c.hb, m*D), m)
+		} else {
+			c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n, c)
+			c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m, c)
+		}
 	} else {
-		c.ha = project(cfg, v, in.A, grow(c.ha, n*D))
-		c.hb = project(cfg, v, in.B, grow(c.hb, m*D))
+		c.ha = project(cfg, v, in.A, grow(c.ha, n*D), c)
+		c.hb = project(cfg, v, in.B, grow(c.hb, m*D), c)
 	}
 	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
 	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
@@ -275,10 +320,20 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	pool(c.va, n, D, c.f[0:2*D], c.amax[:D])
 	pool(c.vb, m, D, c.f[2*D:4*D], c.amax[D:])
 	copy(c.f[4*D:], in.Global[:])
+	drop := c.Dropout > 0 && c.Rand != nil
+	if drop {
+		c.mf, c.mz = dropMask(c.mf, 4*D, c.Dropout, c.Rand), dropMask(c.mz, cfg.H, c.Dropout, c.Rand)
+		for k, x := range c.mf {
+			c.f[k] *= x
+		}
+	}
 	c.z1 = grow(c.z1, cfg.H)
 	for k := range cfg.H {
 		s := v.b1[k] + dot(v.w1[k*F:(k+1)*F], c.f)
-		c.z1[k] = math.Max(s, 0)
+		c.z1[k] = relu(s)
+		if drop {
+			c.z1[k] *= c.mz[k]
+		}
 	}
 	var z [NumLabels]float64
 	for k := range NumLabels {
@@ -303,40 +358,43 @@ func Calibrate(z [NumLabels]float64, t float64, bias [NumLabels]float64) [NumLab
 	return p
 }
 
-func project(cfg Config, v views, toks []Token, h []float64) []float64 {
+func project(cfg Config, v views, toks []Token, h []float64, c *Cache) []float64 {
 	D, I := cfg.D, cfg.in()
+	c.vec = grow(c.vec, cfg.Emb)
 	for t, tk := range toks {
 		ht := h[t*D : (t+1)*D]
+		if tk.Vec != nil {
+			for e, x := range tk.Vec[:cfg.Emb] {
+				c.vec[e] = float64(x)
+			}
+		}
 		for k := range D {
 			row := v.wp[k*I : (k+1)*I]
 			s := v.bp[k]
 			if tk.Vec != nil {
-				s += dot32(row[:cfg.Emb], tk.Vec)
+				s += dot(row[:cfg.Emb], c.vec)
 			}
 			for b := tk.Chan; b != 0; b &= b - 1 {
 				s += row[cfg.Emb+trailing(b)]
 			}
-			ht[k] = math.Max(s, 0)
+			ht[k] = relu(s)
 		}
 	}
 	return h
 }
 
 // convolve writes out = h + ReLU(conv(h)) for the n rows of h (zero
-// padding at both ends), keeping the ReLU outputs in c.
-func convolve(D int, v views, h, c, out []float64, n int) []float64 {
+// padding at both ends), keeping the ReLU outputs in c. Each output is
+// one dot product of a filter row with three consecutive rows of the
+// padded copy of h.
+func convolve(D int, v views, h, c, out []float64, n int, cc *Cache) []float64 {
+	cc.pad = grow(cc.pad, (n+2)*D)
+	copy(cc.pad[D:], h[:n*D])
 	for t := range n {
 		ct := c[t*D : (t+1)*D]
+		win := cc.pad[t*D : (t+3)*D]
 		for k := range D {
-			row := v.wc[k*3*D : (k+1)*3*D]
-			s := v.bc[k] + dot(row[D:2*D], h[t*D:(t+1)*D])
-			if t > 0 {
-				s += dot(row[:D], h[(t-1)*D:t*D])
-			}
-			if t+1 < n {
-				s += dot(row[2*D:], h[(t+1)*D:(t+2)*D])
-			}
-			ct[k] = math.Max(s, 0)
+			ct[k] = relu(v.bc[k] + dot(v.wc[k*3*D:(k+1)*3*D], win))
 		}
 		ot, ht := out[t*D:(t+1)*D], h[t*D:(t+1)*D]
 		for k := range D {
@@ -344,6 +402,36 @@ func convolve(D int, v views, h, c, out []float64, n int) []float64 {
 		}
 	}
 	return out
+}
+
+// selfAttend writes out_i = g_i + sg * sum_j s_ij g_j for the n rows of g,
+// where s_i is the softmax over j of g_i . g_j / sqrt(D) plus the bias of
+// the offset j - i (intra-sentence attention, Parikh et al., 2016); s and
+// the attended vectors t are kept for the backward pass.
+func selfAttend(D int, v views, g, s, t, out []float64, n int) []float64 {
+	scale := 1 / math.Sqrt(float64(D))
+	for i := range n {
+		gi := g[i*D : (i+1)*D]
+		row := s[i*n : (i+1)*n]
+		for j := range n {
+			row[j] = dot(gi, g[j*D:(j+1)*D])*scale + v.sp[offsetBucket(i, j)]
+		}
+		softmaxInPlace(row, 1)
+		ti := t[i*D : (i+1)*D]
+		for j, a := range row {
+			axpy(ti, a, g[j*D:(j+1)*D])
+		}
+		oi := out[i*D : (i+1)*D]
+		for k := range D {
+			oi[k] = gi[k] + v.sg[k]*ti[k]
+		}
+	}
+	return out
+}
+
+// offsetBucket is the position bias index of tokens i and j.
+func offsetBucket(i, j int) int {
+	return min(max(j-i, -SelfReach), SelfReach) + SelfReach
 }
 
 func compare(D int, h, al, rel, u, out, w, b []float64, n int) {
@@ -359,7 +447,7 @@ func compare(D int, h, al, rel, u, out, w, b []float64, n int) {
 		copy(ui[3*D:], rel[i*NumRelations:(i+1)*NumRelations])
 		oi := out[i*D : (i+1)*D]
 		for k := range D {
-			oi[k] = math.Max(b[k]+dot(w[k*P:(k+1)*P], ui), 0)
+			oi[k] = relu(b[k] + dot(w[k*P:(k+1)*P], ui))
 		}
 	}
 }
@@ -406,8 +494,21 @@ func trailing(b uint16) int {
 	return n
 }
 
+// scalar turns off the SIMD dot product (for the test that checks both
+// give the same outputs).
+var scalar = false
+
+// dot is the dot product of a and b[:len(a)], with AVX2 where the CPU has
+// it (vek); the sum is taken in another order than the plain loop, so the
+// two differ in the last bits only.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
+	if len(a) == 0 {
+		return 0
+	}
+	if !scalar {
+		return vek.Dot(a, b)
+	}
 	s := 0.0
 	for i, x := range a {
 		s += x * b[i]
@@ -415,13 +516,24 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-func dot32(a []float64, b []float32) float64 {
-	b = b[:len(a)]
-	s := 0.0
-	for i, x := range a {
-		s += x * float64(b[i])
+// dropMask returns n factors, each 0 with probability p and 1/(1-p)
+// otherwise.
+func dropMask(m []float64, n int, p float64, rng *rand.Rand) []float64 {
+	m = grow(m, n)
+	for i := range m {
+		if rng.Float64() >= p {
+			m[i] = 1 / (1 - p)
+		}
 	}
-	return s
+	return m
+}
+
+// relu is max(x, 0), without math.Max's care for NaN and signed zeros.
+func relu(x float64) float64 {
+	if x > 0 {
+		return x
+	}
+	return 0
 }
 
 func axpy(dst []float64, a float64, x []float64) {

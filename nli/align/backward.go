@@ -19,14 +19,24 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		axpy(gv.w2[k*H:(k+1)*H], dz[k], c.z1)
 		axpy(dz1, dz[k], v.w2[k*H:(k+1)*H])
 	}
+	drop := c.Dropout > 0 && c.Rand != nil
 	df := ws.vec(&ws.df, F)
 	for k := range H {
 		if c.z1[k] <= 0 {
 			continue
 		}
-		gv.b1[k] += dz1[k]
-		axpy(gv.w1[k*F:(k+1)*F], dz1[k], c.f)
-		axpy(df, dz1[k], v.w1[k*F:(k+1)*F])
+		g := dz1[k]
+		if drop {
+			g *= c.mz[k]
+		}
+		gv.b1[k] += g
+		axpy(gv.w1[k*F:(k+1)*F], g, c.f)
+		axpy(df, g, v.w1[k*F:(k+1)*F])
+	}
+	if drop {
+		for k, x := range c.mf {
+			df[k] *= x
+		}
 	}
 
 	// Pooling.
@@ -97,7 +107,15 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	}
 
 	// Contextual encoder and projection.
-	if cfg.Ctx == CtxConv {
+	if cfg.Ctx == CtxConvSelf {
+		// The convolution's output gradient is that of the attention's
+		// input.
+		dga, dgb := ws.vec(&ws.dga, n*D), ws.vec(&ws.dgb, m*D)
+		unselfAttend(D, v, gv, c.ga, c.sa, c.ta, dha, dga, n, ws)
+		unselfAttend(D, v, gv, c.gb, c.sb, c.tb, dhb, dgb, m, ws)
+		dha, dhb = dga, dgb
+	}
+	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
 		unconvolve(D, v, gv, c.pa, c.ca, dha, dpa, n)
 		unconvolve(D, v, gv, c.pb, c.cb, dhb, dpb, m)
@@ -139,6 +157,39 @@ func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
 type Scratch struct {
 	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
 	dpa, dpb                                                      []float64
+	dga, dgb, dsel, dt                                            []float64
+}
+
+// unselfAttend adds to dg the gradient through selfAttend given dout, and
+// to gv the gradients of the position biases and the gate.
+func unselfAttend(D int, v, gv views, g, s, t, dout, dg []float64, n int, ws *Scratch) {
+	copy(dg, dout[:n*D])
+	scale := 1 / math.Sqrt(float64(D))
+	dt := ws.vec(&ws.dt, D)
+	ds := ws.vec(&ws.dsel, n)
+	for i := range n {
+		di, ti := dout[i*D:(i+1)*D], t[i*D:(i+1)*D]
+		for k := range D {
+			gv.sg[k] += di[k] * ti[k]
+			dt[k] = v.sg[k] * di[k]
+		}
+		row := s[i*n : (i+1)*n]
+		for j, a := range row {
+			ds[j] = dot(dt, g[j*D:(j+1)*D])
+			axpy(dg[j*D:(j+1)*D], a, dt)
+		}
+		sum := dot(ds, row)
+		gi := g[i*D : (i+1)*D]
+		for j, a := range row {
+			de := a * (ds[j] - sum)
+			if de == 0 {
+				continue
+			}
+			gv.sp[offsetBucket(i, j)] += de
+			axpy(dg[i*D:(i+1)*D], de*scale, g[j*D:(j+1)*D])
+			axpy(dg[j*D:(j+1)*D], de*scale, gi)
+		}
+	}
 }
 
 func (ws *Scratch) vec(p *[]float64, n int) []float64 {

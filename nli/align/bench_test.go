@@ -35,8 +35,22 @@ func BenchmarkForwardBackward(b *testing.B) {
 // (widths 64 and 96, the convolutional context encoder) on a claim of 8
 // tokens against a passage of 18.
 func BenchmarkForwardShipped(b *testing.B) {
+	benchmarkForward(b, Config{Emb: 100, D: 64, H: 96, Ctx: CtxConv})
+}
+
+// BenchmarkForwardWide is BenchmarkForwardShipped at widths 96 and 128.
+func BenchmarkForwardWide(b *testing.B) {
+	benchmarkForward(b, Config{Emb: 100, D: 96, H: 128, Ctx: CtxConv})
+}
+
+// BenchmarkForwardWideSelf adds the intra-sentence attention.
+func BenchmarkForwardWideSelf(b *testing.B) {
+	benchmarkForward(b, Config{Emb: 100, D: 96, H: 128, Ctx: CtxConvSelf})
+}
+
+func benchmarkForward(b *testing.B, cfg Config) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	m := New(Config{Emb: 100, D: 64, H: 96, Ctx: CtxConv}, rng)
+	m := New(cfg, rng)
 	in := randInput(rng, 100, 8, 18)
 	var c Cache
 	for b.Loop() {

@@ -40,8 +40,12 @@ type Config struct {
 	// MaxTrain, when positive, trains on that many examples only (drawn
 	// with the seed), for a reduced budget.
 	MaxTrain int
+	// Dropout is the probability of dropping a pooled comparison unit or
+	// a hidden unit in training; 0 for none (the default).
+	Dropout float64
 	// Context is the contextual encoder before alignment: "conv" (a
-	// width-3 convolution, the default) or "none".
+	// width-3 convolution, the default), "convself" (the convolution
+	// followed by intra-sentence attention) or "none".
 	Context string
 }
 
@@ -52,8 +56,10 @@ func contextCode(s string) (int, error) {
 		return align.CtxConv, nil
 	case "none":
 		return align.CtxNone, nil
+	case "convself":
+		return align.CtxConvSelf, nil
 	}
-	return 0, fmt.Errorf("unknown contextual encoder %q: want conv or none", s)
+	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself or none", s)
 }
 
 // Shards is the number of fixed parts each batch is split into; the parts
@@ -182,8 +188,8 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		return nil, err
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(uint64(cfg.Seed), 0x1417)))
-	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib))
+	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -229,6 +235,12 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 			batch := order[b:min(b+cfg.BatchSize, len(order))]
 			sharded(len(batch), func(s, lo, hi int) {
 				st := &shards[s]
+				// Dropout masks drawn from the seed, the step and the
+				// shard, so they do not depend on the cores either.
+				if cfg.Dropout > 0 {
+					st.cache.Dropout = cfg.Dropout
+					st.cache.Rand = rand.New(rand.NewPCG(uint64(cfg.Seed)^0xd509, uint64(ck.Step)*Shards+uint64(s)))
+				}
 				clear(st.grad)
 				st.loss, st.weight = 0, 0
 				for _, idx := range batch[lo:hi] {
@@ -279,6 +291,15 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	logf("best epoch %d (calibration loss %.4f)", ck.BestEpoch, ck.BestLoss)
 	copy(model.P, ck.Best)
 	return model, nil
+}
+
+// dropoutKey is the checkpoint key's part for dropout: empty without it,
+// so that checkpoints written before the option still resume.
+func dropoutKey(p float64) string {
+	if p == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" dropout=%g", p)
 }
 
 func writeCheckpoint(path string, ck *checkpoint) error {

@@ -61,8 +61,16 @@ func saved(t *testing.T, m *align.Model) []byte {
 // TestTrainDeterministicAndResumable trains twice from scratch and once
 // in two sittings through a checkpoint: all three files must be the same
 // bytes, and the network must learn the toy task.
+// With dropout, the same holds: its masks come from the seed and the step.
 func TestTrainDeterministicAndResumable(t *testing.T) {
-	cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01}
+	for _, dropout := range []float64{0, 0.2} {
+		t.Run(fmt.Sprintf("dropout=%g", dropout), func(t *testing.T) {
+			testDeterministicAndResumable(t, Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Dropout: dropout})
+		})
+	}
+}
+
+func testDeterministicAndResumable(t *testing.T, cfg Config) {
 	data, m1 := trainToy(t, cfg)
 	_, m2 := trainToy(t, cfg)
 	if !bytes.Equal(saved(t, m1), saved(t, m2)) {
