@@ -13,9 +13,12 @@ import (
 	"github.com/verity-fc/verity/sentences"
 )
 
+// shipped is the feature model, the judge the hand-written fixtures of
+// this file were written for (the default judge, LoadBuiltin, is the
+// aligning network).
 func shipped(t testing.TB) *Builtin {
 	t.Helper()
-	b, err := LoadBuiltin()
+	b, err := LoadFeatureModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,7 +211,7 @@ func trainedShare(examples []eval.Example, trained map[string]bool) (int, float6
 // its ensemble member. It measures better than the feature model alone on
 // the NLI development sets and on the demo-claims benchmark (README,
 // "Demo-claims benchmark"); scoring/thresholds.json is fitted for it.
-func defaultJudge() (*nli.Builtin, error) { return nli.LoadAligner() }
+func defaultJudge() (*nli.Builtin, error) { return nli.LoadBuiltin() }
 
 // loadJudge returns the built-in judge, or the one in path when set.
 func loadJudge(path string) (*nli.Builtin, error) {

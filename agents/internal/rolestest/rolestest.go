@@ -179,7 +179,7 @@ func ReadRows(t testing.TB, path string, every, max int, abstract bool) []Row {
 // the aligning network.
 func BuiltinNLI(t testing.TB) *nli.Builtin {
 	t.Helper()
-	j, err := nli.LoadAligner()
+	j, err := nli.LoadBuiltin()
 	if err != nil {
 		t.Fatal(err)
 	}
