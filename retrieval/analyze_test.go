@@ -39,7 +39,7 @@ func analyzeReference(body, title string) lexDoc {
 		for _, word := range txt.Words(s) {
 			length += 2
 			if txt.SearchTerm(word) {
-				counts[stemWord(word)] += w
+				counts[txt.Porter2(word)] += w
 			}
 		}
 	}

@@ -8,10 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
-	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/verity-fc/verity/evidence"
 	txt "github.com/verity-fc/verity/text"
@@ -146,34 +143,10 @@ func (a *analyzer) analyze(body, title string) lexDoc {
 	return d
 }
 
-// add counts the words of s with weight w. ASCII text, most of it, is split
-// and lower-cased here byte by byte, which gives what words gives without
-// allocating a word; other text goes through words.
+// add counts the words of s with weight w, without allocating a word for
+// ASCII text (text.EachWord).
 func (a *analyzer) add(s string, w int) {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			for _, word := range txt.Words(s) {
-				a.word([]byte(word), w)
-			}
-			return
-		}
-	}
-	buf := a.buf[:0]
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
-			buf = append(buf, c)
-		case 'A' <= c && c <= 'Z':
-			buf = append(buf, c+('a'-'A'))
-		case len(buf) > 0:
-			a.word(buf, w)
-			buf = buf[:0]
-		}
-	}
-	if len(buf) > 0 {
-		a.word(buf, w)
-	}
-	a.buf = buf[:0]
+	a.buf = txt.EachWord(s, a.buf, func(word []byte) { a.word(word, w) })
 }
 
 // word counts one lower-case word (a run of letters and digits) with
@@ -187,7 +160,7 @@ func (a *analyzer) word(word []byte, w int) {
 	}
 	id, ok := a.ids[string(word)]
 	if !ok {
-		st := stemWord(string(word))
+		st := txt.Porter2(string(word))
 		if id, ok = a.stemIDs[st]; !ok {
 			id = int32(len(a.stems))
 			a.stemIDs[st] = id
@@ -202,39 +175,11 @@ func (a *analyzer) word(word []byte, w int) {
 	a.counts[id] += w
 }
 
-// stemCache remembers the stems of words seen (the Snowball stemmer costs
-// about a microsecond a word), up to stemCacheMax words.
-var (
-	stemCache   sync.Map
-	stemCached  atomic.Int64
-	stemCacheMu sync.Mutex
-)
-
-const stemCacheMax = 1 << 19
-
-// stemWord is the Porter2 stem of a lower-case word, through the cache.
-func stemWord(w string) string {
-	if s, ok := stemCache.Load(w); ok {
-		return s.(string)
-	}
-	s := txt.Porter2(w)
-	if stemCached.Load() < stemCacheMax {
-		stemCacheMu.Lock()
-		// Copies: w is often cut from a passage's text, which the cache
-		// would otherwise keep alive.
-		if _, loaded := stemCache.LoadOrStore(strings.Clone(w), strings.Clone(s)); !loaded {
-			stemCached.Add(1)
-		}
-		stemCacheMu.Unlock()
-	}
-	return s
-}
-
 // queryStems returns the distinct stems of the search terms of a query.
 func queryStems(q string) []string {
 	var out []string
 	for _, t := range txt.SearchTerms(q, maxQueryTerms) {
-		if s := stemWord(t); !slices.Contains(out, s) {
+		if s := txt.Porter2(t); !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}

@@ -18,7 +18,7 @@ const maxQueryTerms = 64
 func stems(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range txt.SearchTerms(s, max) {
-		out[stemWord(t)] = true
+		out[txt.Porter2(t)] = true
 	}
 	return out
 }

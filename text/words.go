@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MaxTermBytes is the longest word full-text search indexes or queries;
@@ -16,6 +17,39 @@ func Words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
 	})
+}
+
+// EachWord calls f with each word of Words(s), in order, and returns buf
+// for reuse. The word f gets lives in buf and is valid only during the
+// call. ASCII text, most of it, is split and lower-cased here byte by byte
+// without allocating a word (the full-text index analyses every passage
+// it ingests through it); other text goes through Words.
+func EachWord(s string, buf []byte, f func(word []byte)) []byte {
+	buf = buf[:0]
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, w := range Words(s) {
+				buf = append(buf[:0], w...)
+				f(buf)
+			}
+			return buf[:0]
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			buf = append(buf, c)
+		case 'A' <= c && c <= 'Z':
+			buf = append(buf, c+('a'-'A'))
+		case len(buf) > 0:
+			f(buf)
+			buf = buf[:0]
+		}
+	}
+	if len(buf) > 0 {
+		f(buf)
+	}
+	return buf[:0]
 }
 
 // SearchTerm reports whether w, a word of Words, is one full-text search

@@ -104,3 +104,22 @@ func TestSpans(t *testing.T) {
 		t.Errorf("Spans (-want +got):\n%s", diff)
 	}
 }
+
+// TestEachWordIsWords checks that EachWord gives exactly the words of
+// Words, on ASCII text (its own splitter) and on text that is not.
+func TestEachWordIsWords(t *testing.T) {
+	for _, s := range []string{
+		"", "   ", "The Eiffel Tower, 330 m tall (1889)!", "co-operate e-mail U.S.A. x86_64 3.14",
+		"MiXeD CaSe\tand\nnew lines", "Café Zürich naïve", "Ünïcode at the START", "ends with a word",
+		"tabs\x00and\x7fcontrols", "١٢٣ arabic digits and 漢字",
+	} {
+		var got []string
+		buf := EachWord(s, nil, func(w []byte) { got = append(got, string(w)) })
+		if len(buf) != 0 {
+			t.Errorf("EachWord(%q) returned a buffer of %d bytes, want it emptied", s, len(buf))
+		}
+		if want := Words(s); !slices.Equal(got, want) {
+			t.Errorf("EachWord(%q) = %q, want Words' %q", s, got, want)
+		}
+	}
+}
