@@ -306,13 +306,16 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 	// the conflict rules and the quote read.
 	var texts []string
 	var idx []int
+	var sents [][]string // the resolved sentences of judged[idx[k]]
 	for i, p := range judged {
 		if !mayCount(p) {
 			judged[i].Judgment = evidence.Judgment{Neutral: 1}
 			continue
 		}
+		rs := resolvedSentences(p.Text)
 		idx = append(idx, i)
-		texts = append(texts, strings.Join(resolvedSentences(p.Text), " "))
+		sents = append(sents, rs)
+		texts = append(texts, strings.Join(rs, " "))
 	}
 	if len(texts) > 0 {
 		js, err := s.judge.Judge(ctx, claim, texts)
@@ -325,7 +328,7 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 		for k, i := range idx {
 			judged[i].Judgment = js[k]
 		}
-		if err := s.judgeStatements(ctx, claim, terms, judged, idx); err != nil {
+		if err := s.judgeStatements(ctx, claim, terms, judged, idx, sents); err != nil {
 			return evidence.Result{}, err
 		}
 	}
@@ -360,19 +363,16 @@ func (s *Service) Assess(ctx context.Context, claim string, passages []evidence.
 // judged again on that window, with its subjects resolved, and keeps the higher
 // entailment, its contradiction and neutral scaled to the rest. Only
 // entailment is raised: a window read alone also contradicts more
-// readily. Passages are those of judged at the indices idx.
-func (s *Service) judgeStatements(ctx context.Context, claim string, terms []term, judged []evidence.Judged, idx []int) error {
+// readily. Passages are those of judged at the indices idx, sents[k] the
+// resolved sentences of judged[idx[k]].
+func (s *Service) judgeStatements(ctx context.Context, claim string, terms []term, judged []evidence.Judged, idx []int, sents [][]string) error {
 	var texts []string
 	var at []int
-	for _, i := range idx {
-		if judged[i].About < s.limits.MinAboutEntail {
+	for k, i := range idx {
+		if judged[i].About < s.limits.MinAboutEntail || len(sents[k]) <= 2 {
 			continue
 		}
-		sents := resolvedSentences(judged[i].Text)
-		if len(sents) <= 2 {
-			continue
-		}
-		w, ok := statement(claim, terms, sents, s.num, s.limits.MinAboutEntail)
+		w, ok := statement(claim, terms, sents[k], s.num, s.limits.MinAboutEntail)
 		if !ok {
 			continue
 		}
