@@ -14,6 +14,10 @@ import (
 // alignerFormat is the version of the aligning model's file.
 const alignerFormat = 2
 
+// maxMembers bounds the networks of an ensemble beyond the first, so a
+// model file cannot ask for unbounded work per judgment.
+const maxMembers = 7
+
 // Aligner is the built-in NLI model: a decomposable-attention network
 // (package align) over the tokens of claim and passage, with per-token
 // channels and per-pair WordNet and direction-word relations (see
@@ -22,6 +26,11 @@ const alignerFormat = 2
 type Aligner struct {
 	Format int          `json:"format"`
 	Net    *align.Model `json:"net"`
+	// Members are the ensemble's other networks, trained on the same data
+	// from other starting weights: the judge averages the logits of Net
+	// and Members, and Net's temperature and bias calibrate the mean
+	// (align.EnsembleProbs). None for a single network.
+	Members []*align.Model `json:"members,omitempty"`
 	// Rules applies all the edge-case rules of the feature model
 	// (applyRules) after the network; without it only the mandatory ones
 	// (applySeedRules).
@@ -36,11 +45,16 @@ type Aligner struct {
 	enc    *encoder
 	caches sync.Pool
 	old    *Model
+	nets   []*align.Model // Net, then Members
 }
 
-// NewAligner wraps a trained network.
-func NewAligner(net *align.Model, rules bool, info map[string]string) *Aligner {
-	a := &Aligner{Format: alignerFormat, Net: net, Rules: rules, Info: info}
+// NewAligner wraps trained networks: one, or an ensemble whose first
+// network carries the calibration (see [Aligner.Members]).
+func NewAligner(nets []*align.Model, rules bool, info map[string]string) *Aligner {
+	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Rules: rules, Info: info}
+	if len(a.Members) == 0 {
+		a.Members = nil
+	}
 	a.init()
 	return a
 }
@@ -48,6 +62,7 @@ func NewAligner(net *align.Model, rules bool, info map[string]string) *Aligner {
 func (a *Aligner) init() {
 	a.enc = newEncoder(false)
 	a.caches.New = func() any { return new(align.Cache) }
+	a.nets = append([]*align.Model{a.Net}, a.Members...)
 }
 
 // Save writes the model as gzip-compressed JSON; the bytes depend only on
@@ -85,6 +100,17 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	if err := a.Net.Validate(); err != nil {
 		return nil, fmt.Errorf("read model: %w", err)
 	}
+	if len(a.Members) > maxMembers {
+		return nil, fmt.Errorf("read model: %d ensemble members, at most %d", len(a.Members), maxMembers)
+	}
+	for i, m := range a.Members {
+		if m == nil {
+			return nil, fmt.Errorf("read model: ensemble member %d is empty", i+1)
+		}
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("read model: ensemble member %d: %w", i+1, err)
+		}
+	}
 	if a.OldWeight < 0 || a.OldWeight >= 1 {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
 	}
@@ -107,7 +133,7 @@ func (a *Aligner) Predict(claim, passage string) evidence.Judgment {
 
 func (a *Aligner) judge(c, p *text) evidence.Judgment {
 	cache := a.caches.Get().(*align.Cache)
-	pr := a.Net.Probs(a.enc.encode(c, p), cache)
+	pr := align.EnsembleProbs(a.nets, a.enc.encode(c, p), cache)
 	a.caches.Put(cache)
 	j := evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]}
 	if a.Rules {
@@ -132,7 +158,7 @@ func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
 // WithOld returns a copy of a that mixes in the previous feature model m
 // with weight w (0 for none).
 func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
-	b := NewAligner(a.Net, a.Rules, a.Info)
+	b := NewAligner(a.nets, a.Rules, a.Info)
 	b.OldWeight, b.old = w, m
 	if w <= 0 {
 		b.OldWeight, b.old = 0, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/sentences"
 )
 
@@ -168,6 +169,44 @@ func TestSaveLoad(t *testing.T) {
 	claim, passage := "The tower is 300 metres tall.", "The tower is 330 metres tall."
 	if diff := cmp.Diff(judgeOne(t, b, claim, passage), judgeOne(t, b2, claim, passage)); diff != "" {
 		t.Errorf("reloaded model judges differently:\n%s", diff)
+	}
+}
+
+// TestReadAlignerMembers checks the ensemble's members on reading: each is
+// validated and named in the error, and their number is bounded.
+func TestReadAlignerMembers(t *testing.T) {
+	a := loadAligner(t)
+	save := func(members []*align.Model) string {
+		b := NewAligner([]*align.Model{a.Net}, a.Rules, a.Info)
+		b.Members = members
+		var buf bytes.Buffer
+		if err := b.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	short := *a.Net
+	short.P = short.P[:10]
+	many := make([]*align.Model, maxMembers+1)
+	for i := range many {
+		many[i] = a.Net
+	}
+	tests := []struct {
+		name    string
+		members []*align.Model
+		want    string
+	}{
+		{"short member", []*align.Model{a.Net, &short}, "ensemble member 2"},
+		{"empty member", []*align.Model{nil}, "ensemble member 1 is empty"},
+		{"too many", many, "at most"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadAligner(strings.NewReader(save(tt.members)))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadAligner error = %v, want one mentioning %q", err, tt.want)
+			}
+		})
 	}
 }
 

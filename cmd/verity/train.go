@@ -44,8 +44,10 @@ shards computed in parallel, so the result does not depend on the cores), fits i
 temperature and class biases on the calibration split and prints its metrics
 on every development split beside the previous built-in model's. The same
 data and seed give the same file, byte for byte. With --checkpoint it resumes
-after the last finished epoch. The shipped model is nli/model/aligner.json.gz
-made with the defaults. --ablate trains without one part (wordnet, quantity
+after the last finished epoch. --members N trains an ensemble of N networks
+one after the other (the same data, other starting weights and orders; member
+k > 0 checkpoints to FILE.mK) whose mean logits are calibrated together. The
+shipped model is nli/model/aligner.json.gz made with --members 3. --ablate trains without one part (wordnet, quantity
 or attention; none for the baseline) and prints the network's development
 metrics only, writing no model.`,
 		Args: cobra.NoArgs,
@@ -62,6 +64,9 @@ metrics only, writing no model.`,
 			case "", "none", "wordnet", "quantity", "attention":
 			default:
 				return &evidence.InputError{Field: "ablate", Message: fmt.Sprintf("--ablate %q: want none, wordnet, quantity or attention", cfg.Ablate)}
+			}
+			if cfg.Members < 1 || cfg.Members > 8 {
+				return &evidence.InputError{Field: "members", Message: fmt.Sprintf("--members %d: want 1 to 8", cfg.Members)}
 			}
 			if cfg.Dropout < 0 || cfg.Dropout >= 1 {
 				return &evidence.InputError{Field: "dropout", Message: fmt.Sprintf("--dropout %g: want a probability in [0, 1)", cfg.Dropout)}
@@ -85,6 +90,7 @@ metrics only, writing no model.`,
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
+	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention) or none")
 	return cmd

@@ -11,6 +11,7 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/nli/train"
 )
 
@@ -44,18 +45,18 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err != nil {
 		return err
 	}
-	net, err := train.Train(ctx, cfg, data, logf)
+	nets, err := trainMembers(ctx, cfg, data, logf)
 	if err != nil {
 		return err
 	}
-	train.Calibrate(net, data)
-	logf("calibration: temperature %.3f, bias %.3f", net.Temperature, net.Bias)
+	train.Calibrate(nets, data)
+	logf("calibration: temperature %.3f, bias %.3f", nets[0].Temperature, nets[0].Bias)
 	dev := train.BySet(data, train.SplitDev)
 	if cfg.Ablate != "" {
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "development set (network alone, without %s)\tn\tbalanced acc.\tECE\n", cfg.Ablate)
 		for _, name := range train.SortedSets(dev) {
-			m := evaluateNet(net, name, dev[name])
+			m := evaluateNet(nets, name, dev[name])
 			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\n", name, m.N, m.BalAcc, m.ECE)
 		}
 		return tw.Flush()
@@ -97,7 +98,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	var cands []candidate
 	best := -1.0
 	for _, w := range []float64{0, 0.1, 0.25, 0.5} {
-		a := nli.NewAligner(net, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
+		a := nli.NewAligner(nets, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
 		sc, err := calibScore(a)
 		if err != nil {
 			return err
@@ -156,6 +157,29 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		})
 	}
 	return nil
+}
+
+// trainMembers trains the networks of the ensemble one after the other,
+// member k with its own checkpoint (the --checkpoint file for member 0,
+// FILE.mK for the others), so an interrupted run resumes where it stopped.
+func trainMembers(ctx context.Context, cfg train.Config, data []train.Encoded, logf func(string, ...any)) ([]*align.Model, error) {
+	nets := make([]*align.Model, max(cfg.Members, 1))
+	for k := range nets {
+		mc := cfg
+		mc.Member = k
+		if k > 0 && cfg.Checkpoint != "" {
+			mc.Checkpoint = fmt.Sprintf("%s.m%d", cfg.Checkpoint, k)
+		}
+		if len(nets) > 1 {
+			logf("ensemble member %d of %d", k+1, len(nets))
+		}
+		net, err := train.Train(ctx, mc, data, logf)
+		if err != nil {
+			return nil, err
+		}
+		nets[k] = net
+	}
+	return nets, nil
 }
 
 func writeDevSets(dir string, dev map[string][]train.Encoded) error {

@@ -43,11 +43,11 @@ func scoreSet(set string, exs []train.Encoded, js []evidence.Judgment) train.Met
 
 // evaluateNet scores the network alone on the encoded inputs (whole
 // passage, no rules): the measure of the ablation study.
-func evaluateNet(model *align.Model, set string, exs []train.Encoded) train.Metrics {
+func evaluateNet(nets []*align.Model, set string, exs []train.Encoded) train.Metrics {
 	js := make([]evidence.Judgment, len(exs))
 	var cache align.Cache
 	for i := range exs {
-		p := model.Probs(exs[i].In, &cache)
+		p := align.EnsembleProbs(nets, exs[i].In, &cache)
 		js[i] = evidence.Judgment{Entail: p[nli.Entail], Contradict: p[nli.Contradict], Neutral: p[nli.Neutral]}
 	}
 	return scoreSet(set, exs, js)

@@ -348,6 +348,28 @@ func (mod *Model) Probs(in *Input, c *Cache) [NumLabels]float64 {
 	return Calibrate(mod.Forward(in, c), mod.Temperature, mod.Bias)
 }
 
+// MeanLogits is the mean of the logits of nets on in: the logits of an
+// ensemble, which the first network's temperature and bias calibrate
+// (EnsembleProbs).
+func MeanLogits(nets []*Model, in *Input, c *Cache) [NumLabels]float64 {
+	var z [NumLabels]float64
+	for _, n := range nets {
+		zn := n.Forward(in, c)
+		for k := range z {
+			z[k] += zn[k] / float64(len(nets))
+		}
+	}
+	return z
+}
+
+// EnsembleProbs returns the calibrated class probabilities of an ensemble
+// of networks: the mean of their logits, calibrated by the first network's
+// temperature and bias (the others' are not used). One network alone
+// gives its own Probs.
+func EnsembleProbs(nets []*Model, in *Input, c *Cache) [NumLabels]float64 {
+	return Calibrate(MeanLogits(nets, in, c), nets[0].Temperature, nets[0].Bias)
+}
+
 // Calibrate applies temperature and bias to logits and the softmax.
 func Calibrate(z [NumLabels]float64, t float64, bias [NumLabels]float64) [NumLabels]float64 {
 	var p [NumLabels]float64

@@ -199,3 +199,17 @@ func checkGradient(t *testing.T, name string, m *Model, loss func() float64, gra
 		}
 	}
 }
+
+// TestEnsembleOfOne checks that an ensemble of one network is that
+// network, bit for bit, so a single-network model file judges as before.
+func TestEnsembleOfOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	m := New(Config{Emb: 5, D: 4, H: 5, Ctx: CtxConv}, rng)
+	m.Temperature, m.Bias = 1.3, [NumLabels]float64{0.2, -0.1, 0}
+	for range 5 {
+		in := randInput(rng, 5, 4, 7)
+		if got, want := EnsembleProbs([]*Model{m}, in, nil), m.Probs(in, nil); got != want {
+			t.Errorf("ensemble of one %v, the network %v", got, want)
+		}
+	}
+}

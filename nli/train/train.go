@@ -47,7 +47,19 @@ type Config struct {
 	// width-3 convolution, the default), "convself" (the convolution
 	// followed by intra-sentence attention) or "none".
 	Context string
+	// Members is the number of networks of the ensemble 'verity train
+	// nli' trains (default 1); Train itself trains one, Member.
+	Members int
+	// Member numbers the networks of an ensemble: member 0 is the network
+	// the seed alone gives; member k > 0 starts from other weights and
+	// sees the pairs in another order, on the same data and splits.
+	Member int
 }
+
+// netSeed seeds the network's initial weights, the order of the pairs and
+// the dropout masks: the seed for member 0, so that a single network is
+// the one it always was, and another stream for each other member.
+func (c Config) netSeed() uint64 { return uint64(c.Seed) + uint64(c.Member)<<32 }
 
 // contextCode maps Config.Context to align.Config.Ctx.
 func contextCode(s string) (int, error) {
@@ -187,9 +199,9 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	if err != nil {
 		return nil, err
 	}
-	model := align.New(acfg, rand.New(rand.NewPCG(uint64(cfg.Seed), 0x1417)))
+	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -223,7 +235,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		for i := range order {
 			order[i] = i
 		}
-		rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(ep)+100))
+		rng := rand.New(rand.NewPCG(cfg.netSeed(), uint64(ep)+100))
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		lr := cfg.LearningRate * math.Pow(cfg.LRDecay, float64(ep))
 		start := time.Now()
@@ -239,7 +251,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 				// shard, so they do not depend on the cores either.
 				if cfg.Dropout > 0 {
 					st.cache.Dropout = cfg.Dropout
-					st.cache.Rand = rand.New(rand.NewPCG(uint64(cfg.Seed)^0xd509, uint64(ck.Step)*Shards+uint64(s)))
+					st.cache.Rand = rand.New(rand.NewPCG(cfg.netSeed()^0xd509, uint64(ck.Step)*Shards+uint64(s)))
 				}
 				clear(st.grad)
 				st.loss, st.weight = 0, 0
@@ -300,6 +312,15 @@ func dropoutKey(p float64) string {
 		return ""
 	}
 	return fmt.Sprintf(" dropout=%g", p)
+}
+
+// memberKey is the checkpoint key's part for the ensemble member: empty
+// for member 0, so that its checkpoints are a single network's.
+func memberKey(k int) string {
+	if k == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" member=%d", k)
 }
 
 func writeCheckpoint(path string, ck *checkpoint) error {
@@ -375,9 +396,11 @@ func (c Config) net() (align.Config, error) {
 	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx}, nil
 }
 
-// Calibrate fits temperature and per-class bias on the calibration split
-// by minimising the loss (full-batch gradient descent, deterministic).
-func Calibrate(model *align.Model, data []Encoded) {
+// Calibrate fits the temperature and per-class bias of an ensemble (one
+// network or more) on the calibration split by minimising the loss of the
+// mean logits (full-batch gradient descent, deterministic). They are set
+// on the first network (align.EnsembleProbs); the others get 1 and 0.
+func Calibrate(nets []*align.Model, data []Encoded) {
 	type row struct {
 		In *align.Input
 		z  [align.NumLabels]float64
@@ -393,7 +416,7 @@ func Calibrate(model *align.Model, data []Encoded) {
 	sharded(len(rows), func(_, lo, hi int) {
 		var cache align.Cache
 		for i := lo; i < hi; i++ {
-			rows[i].z = model.Forward(rows[i].In, &cache)
+			rows[i].z = align.MeanLogits(nets, rows[i].In, &cache)
 		}
 	})
 	// Parameterise the temperature by its inverse.
@@ -419,8 +442,11 @@ func Calibrate(model *align.Model, data []Encoded) {
 			bias[k] -= 0.5 * gB[k] / wSum
 		}
 	}
-	model.Temperature = 1 / inv
-	model.Bias = bias
+	for _, n := range nets[1:] {
+		n.Temperature, n.Bias = 1, [align.NumLabels]float64{}
+	}
+	nets[0].Temperature = 1 / inv
+	nets[0].Bias = bias
 }
 
 // Metrics of a model on one development set.
@@ -469,6 +495,7 @@ func Info(cfg Config, nTrain int) map[string]string {
 		"h":       strconv.Itoa(cfg.H),
 		"context": cfg.Context,
 		"n":       strconv.Itoa(nTrain),
+		"members": strconv.Itoa(max(cfg.Members, 1)),
 	}
 }
 

@@ -45,14 +45,14 @@ func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Calibrate(m, data)
+	Calibrate([]*align.Model{m}, data)
 	return data, m
 }
 
 func saved(t *testing.T, m *align.Model) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := nli.NewAligner(m, false, nil).Save(&buf); err != nil {
+	if err := nli.NewAligner([]*align.Model{m}, false, nil).Save(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -107,5 +107,52 @@ func testDeterministicAndResumable(t *testing.T, cfg Config) {
 	}
 	if acc := float64(right) / float64(len(data)); acc < 0.8 {
 		t.Errorf("accuracy on the toy training data %.2f, want >= 0.8: the network does not learn", acc)
+	}
+}
+
+// TestEnsembleMembers trains two members of an ensemble on the same data:
+// the second starts elsewhere, so its weights differ, and it resumes from
+// a checkpoint of its own, not member 0's. Calibrating the pair fits one
+// temperature and bias on the mean logits, carried by the first network.
+func TestEnsembleMembers(t *testing.T) {
+	cfg := Config{D: 8, H: 8, Epochs: 3, BatchSize: 8, LearningRate: 0.01}
+	data, m0 := trainToy(t, cfg)
+	c1 := cfg
+	c1.Member = 1
+	_, m1 := trainToy(t, c1)
+	if bytes.Equal(saved(t, m0), saved(t, m1)) {
+		t.Fatal("member 1 wrote the same network as member 0")
+	}
+	ck := filepath.Join(t.TempDir(), "ckpt")
+	c0 := cfg
+	c0.Checkpoint = ck
+	trainToy(t, c0)
+	c1.Checkpoint = ck
+	var log bytes.Buffer
+	if _, err := Train(context.Background(), c1, data, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(log.Bytes(), []byte("another configuration")) {
+		t.Errorf("member 1 did not refuse member 0's checkpoint; log:\n%s", log.String())
+	}
+	nets := []*align.Model{m0, m1}
+	Calibrate(nets, data)
+	if m1.Temperature != 1 || m1.Bias != [align.NumLabels]float64{} {
+		t.Errorf("the second member keeps temperature %g and bias %v, want 1 and zero", m1.Temperature, m1.Bias)
+	}
+	var c align.Cache
+	for _, e := range data[:5] {
+		z0, z1 := m0.Forward(e.In, &c), m1.Forward(e.In, &c)
+		var mean [align.NumLabels]float64
+		for k := range mean {
+			mean[k] = z0[k]/2 + z1[k]/2
+		}
+		want := align.Calibrate(mean, m0.Temperature, m0.Bias)
+		got := align.EnsembleProbs(nets, e.In, &c)
+		for k := range got {
+			if d := got[k] - want[k]; d > 1e-12 || d < -1e-12 {
+				t.Fatalf("ensemble probabilities %v, want %v", got, want)
+			}
+		}
 	}
 }
