@@ -48,8 +48,8 @@ type Aligner struct {
 	nets   []*align.Model // Net, then Members
 }
 
-// NewAligner wraps trained networks: one, or an ensemble whose first
-// network carries the calibration (see [Aligner.Members]).
+// NewAligner wraps trained networks (at least one): one, or an ensemble
+// whose first network carries the calibration (see [Aligner.Members]).
 func NewAligner(nets []*align.Model, rules bool, info map[string]string) *Aligner {
 	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Rules: rules, Info: info}
 	if len(a.Members) == 0 {
@@ -115,6 +115,11 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
 	}
 	a.init()
+	for i, n := range a.nets {
+		if d := a.enc.vecs.Dim(); n.Cfg.Emb != d {
+			return nil, fmt.Errorf("read model: network %d reads %d-dimensional word vectors, the shipped ones have %d", i+1, n.Cfg.Emb, d)
+		}
+	}
 	if a.OldWeight > 0 {
 		old, err := loadShipped()
 		if err != nil {

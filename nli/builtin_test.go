@@ -187,6 +187,8 @@ func TestReadAlignerMembers(t *testing.T) {
 	}
 	short := *a.Net
 	short.P = short.P[:10]
+	wide := &align.Model{Cfg: align.Config{Emb: 50, D: 4, H: 4}, Temperature: 1}
+	wide.P = make([]float64, wide.Cfg.Size())
 	many := make([]*align.Model, maxMembers+1)
 	for i := range many {
 		many[i] = a.Net
@@ -199,6 +201,7 @@ func TestReadAlignerMembers(t *testing.T) {
 		{"short member", []*align.Model{a.Net, &short}, "ensemble member 2"},
 		{"empty member", []*align.Model{nil}, "ensemble member 1 is empty"},
 		{"too many", many, "at most"},
+		{"other word vectors", []*align.Model{wide}, "network 2 reads 50-dimensional word vectors, the shipped ones have 100"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -100,6 +100,8 @@ func TestTrainErrors(t *testing.T) {
 		{"nli unknown ablation", []string{"train", "nli", "--ablate", "rules"}, "want none, wordnet, quantity or attention"},
 		{"nli unknown context", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--context", "gru"}, "want conv, convself or none"},
 		{"nli dropout out of range", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--dropout", "1"}, "want a probability in [0, 1)"},
+		{"nli no members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "0"}, "--members 0: want 1 to 8"},
+		{"nli too many members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "9"}, "--members 9: want 1 to 8"},
 		{"wordnet without out", []string{"train", "wordnet"}, "--out FILE is required"},
 		{"wordnet without database", []string{"train", "wordnet", "--out", filepath.Join(t.TempDir(), "w"), "--dict", filepath.Join(t.TempDir(), "none")}, "not a WordNet database directory"},
 		{"calibration without out", []string{"train", "calibration"}, "--out FILE is required"},
