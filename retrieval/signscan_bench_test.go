@@ -7,19 +7,26 @@ import (
 	"testing"
 )
 
-// BenchmarkSignScan times the sign stage's scan of 200,000 random
-// 384-dimensional rows on one CPU.
-func BenchmarkSignScan(b *testing.B) {
-	rng := rand.New(rand.NewSource(1))
+// randomSignIndex is a 384-dimensional dense index of n rows whose sign
+// codes are random bits drawn from rng (nothing else of a row is set).
+func randomSignIndex(rng *rand.Rand, n int) *denseIndex {
 	d := newDenseIndex()
 	d.dim, d.words = 384, 6
-	const n = 200000
 	d.rids = make([]int64, n)
 	d.flags = make([]uint8, n)
 	d.signs = make([]uint64, n*6)
 	for i := range d.signs {
 		d.signs[i] = rng.Uint64()
 	}
+	return d
+}
+
+// BenchmarkSignScan times the sign stage's scan of 200,000 random
+// 384-dimensional rows on one CPU.
+func BenchmarkSignScan(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	const n = 200000
+	d := randomSignIndex(rng, n)
 	v := make([]float32, 384)
 	for i := range v {
 		v[i] = float32(rng.NormFloat64())
@@ -62,15 +69,8 @@ func BenchmarkInt8Stage(b *testing.B) {
 // and a fifth of the others non-zero), keeping 25,000, on one CPU.
 func BenchmarkSignStage(b *testing.B) {
 	rng := rand.New(rand.NewSource(3))
-	d := newDenseIndex()
-	d.dim, d.words = 384, 6
 	const n = 1000000
-	d.rids = make([]int64, n)
-	d.flags = make([]uint8, n)
-	d.signs = make([]uint64, n*6)
-	for i := range d.signs {
-		d.signs[i] = rng.Uint64()
-	}
+	d := randomSignIndex(rng, n)
 	d.live = n
 	v := make([]float32, 384)
 	for i := range v {
