@@ -52,9 +52,6 @@ type Aligner struct {
 // whose first network carries the calibration (see [Aligner.Members]).
 func NewAligner(nets []*align.Model, rules bool, info map[string]string) *Aligner {
 	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Rules: rules, Info: info}
-	if len(a.Members) == 0 {
-		a.Members = nil
-	}
 	a.init()
 	return a
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/nli"
-	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/nli/train"
 )
 
@@ -45,7 +44,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err != nil {
 		return err
 	}
-	nets, err := trainMembers(ctx, cfg, data, logf)
+	nets, err := train.TrainMembers(ctx, cfg, data, logf)
 	if err != nil {
 		return err
 	}
@@ -157,29 +156,6 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		})
 	}
 	return nil
-}
-
-// trainMembers trains the networks of the ensemble one after the other,
-// member k with its own checkpoint (the --checkpoint file for member 0,
-// FILE.mK for the others), so an interrupted run resumes where it stopped.
-func trainMembers(ctx context.Context, cfg train.Config, data []train.Encoded, logf func(string, ...any)) ([]*align.Model, error) {
-	nets := make([]*align.Model, max(cfg.Members, 1))
-	for k := range nets {
-		mc := cfg
-		mc.Member = k
-		if k > 0 && cfg.Checkpoint != "" {
-			mc.Checkpoint = fmt.Sprintf("%s.m%d", cfg.Checkpoint, k)
-		}
-		if len(nets) > 1 {
-			logf("ensemble member %d of %d", k+1, len(nets))
-		}
-		net, err := train.Train(ctx, mc, data, logf)
-		if err != nil {
-			return nil, err
-		}
-		nets[k] = net
-	}
-	return nets, nil
 }
 
 func writeDevSets(dir string, dev map[string][]train.Encoded) error {

@@ -47,8 +47,8 @@ type Config struct {
 	// width-3 convolution, the default), "convself" (the convolution
 	// followed by intra-sentence attention) or "none".
 	Context string
-	// Members is the number of networks of the ensemble 'verity train
-	// nli' trains (default 1); Train itself trains one, Member.
+	// Members is the number of networks of the ensemble TrainMembers
+	// trains (default 1); Train itself trains one, Member.
 	Members int
 	// Member numbers the networks of an ensemble: member 0 is the network
 	// the seed alone gives; member k > 0 starts from other weights and
@@ -303,6 +303,30 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	logf("best epoch %d (calibration loss %.4f)", ck.BestEpoch, ck.BestLoss)
 	copy(model.P, ck.Best)
 	return model, nil
+}
+
+// TrainMembers trains the cfg.Members networks of an ensemble (at least
+// one) one after the other, member k with its own checkpoint (cfg.Checkpoint
+// for member 0, cfg.Checkpoint + ".mK" for the others), so an interrupted
+// run resumes where it stopped.
+func TrainMembers(ctx context.Context, cfg Config, data []Encoded, logf func(string, ...any)) ([]*align.Model, error) {
+	nets := make([]*align.Model, max(cfg.Members, 1))
+	for k := range nets {
+		mc := cfg
+		mc.Member = k
+		if k > 0 && cfg.Checkpoint != "" {
+			mc.Checkpoint = fmt.Sprintf("%s.m%d", cfg.Checkpoint, k)
+		}
+		if len(nets) > 1 {
+			logf("ensemble member %d of %d", k+1, len(nets))
+		}
+		net, err := Train(ctx, mc, data, logf)
+		if err != nil {
+			return nil, err
+		}
+		nets[k] = net
+	}
+	return nets, nil
 }
 
 // dropoutKey is the checkpoint key's part for dropout: empty without it,

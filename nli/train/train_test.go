@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/verity-fc/verity/nli"
@@ -134,6 +136,20 @@ func TestEnsembleMembers(t *testing.T) {
 	}
 	if !bytes.Contains(log.Bytes(), []byte("another configuration")) {
 		t.Errorf("member 1 did not refuse member 0's checkpoint; log:\n%s", log.String())
+	}
+	// TrainMembers gives member 1 a checkpoint of its own and trains the
+	// same two networks.
+	cm := cfg
+	cm.Members, cm.Checkpoint = 2, filepath.Join(t.TempDir(), "ens")
+	both, err := TrainMembers(context.Background(), cm, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cm.Checkpoint + ".m1"); err != nil {
+		t.Errorf("member 1's checkpoint: %v", err)
+	}
+	if len(both) != 2 || !slices.Equal(both[0].P, m0.P) || !slices.Equal(both[1].P, m1.P) {
+		t.Error("TrainMembers trained other networks than Train with Member 0 and 1")
 	}
 	nets := []*align.Model{m0, m1}
 	Calibrate(nets, data)
