@@ -157,6 +157,9 @@ type Ingester struct {
 	emb     Embedder
 	cfg     Config
 	logger  *slog.Logger
+	// queued, when set (by tests), is called each time a source is queued
+	// for the batch writer.
+	queued func()
 }
 
 // New returns an Ingester. fetcher may be nil when no URL will be
@@ -220,6 +223,9 @@ func (in *Ingester) Run(ctx context.Context, args []string, progress func(Progre
 				if err == nil && !o.skipped && w != nil {
 					if err := w.add(gctx, p); err != nil {
 						return err
+					}
+					if in.queued != nil {
+						in.queued()
 					}
 					continue
 				}

@@ -761,24 +761,6 @@ func (s *batchSources) PutSources(ctx context.Context, srcs []evidence.Source) e
 	return nil
 }
 
-// gatedEmbedder closes done once it has embedded n texts.
-type gatedEmbedder struct {
-	*fakeEmbedder
-	n    int
-	done chan struct{}
-}
-
-func (g *gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out, err := g.fakeEmbedder.Embed(ctx, texts)
-	g.mu.Lock()
-	if g.texts >= g.n && g.n > 0 {
-		close(g.done)
-		g.n = 0
-	}
-	g.mu.Unlock()
-	return out, err
-}
-
 func recordsFile(t *testing.T, n int) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -795,11 +777,22 @@ func recordsFile(t *testing.T, n int) string {
 // ingested has its passages and its hash.
 func TestRunBatchesWrites(t *testing.T) {
 	e := newEnv()
-	emb := &gatedEmbedder{fakeEmbedder: e.emb, n: 300, done: make(chan struct{})}
-	// The first batch is held until every source is embedded, so the
-	// other 299 wait and form the second.
-	idx, srcs := &batchIndex{memIndex: e.index, gate: emb.done}, &batchSources{memSources: e.sources}
-	in := New(nil, srcs, idx, emb, Config{Now: func() time.Time { return ingestTime }}, nil)
+	// The first batch is held until every source is queued for the
+	// writer, so the other 299 wait and form the second. (Holding it until
+	// every source was embedded left a race: a worker queues its run of
+	// sources after their embedding returns.)
+	all := make(chan struct{})
+	var mu sync.Mutex
+	queued := 0
+	idx, srcs := &batchIndex{memIndex: e.index, gate: all}, &batchSources{memSources: e.sources}
+	in := New(nil, srcs, idx, e.emb, Config{Now: func() time.Time { return ingestTime }}, nil)
+	in.queued = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if queued++; queued == 300 {
+			close(all)
+		}
+	}
 	reported := 0
 	sum, err := in.Run(context.Background(), []string{recordsFile(t, 300)}, func(p Progress) {
 		if p.Current != "" {
@@ -809,10 +802,8 @@ func TestRunBatchesWrites(t *testing.T) {
 	if err != nil || sum.Sources != 300 || len(sum.Failed) != 0 {
 		t.Fatalf("summary %+v, %v; want 300 ingested", sum, err)
 	}
-	// Usually two batches; a loaded machine may hand the writer a source
-	// or two after the second began, so only "a few" is asserted.
-	if idx.replaces < 2 || idx.replaces > 5 || srcs.puts != idx.replaces {
-		t.Errorf("%d passage and %d source transactions for 300 sources; want a few batches, the same number of each", idx.replaces, srcs.puts)
+	if idx.replaces != 2 || srcs.puts != 2 {
+		t.Errorf("%d passage and %d source transactions for 300 sources; want 2 of each: the first source, then the 299 that waited", idx.replaces, srcs.puts)
 	}
 	for i := range 300 {
 		id := fmt.Sprintf("recs:r%d", i)
