@@ -59,29 +59,52 @@ type ExtraFile struct {
 	Weight float64
 	// Licence as the data README states it, for the model's README.
 	Licence string
+	// File is the file's path under the train directory; empty for
+	// Name + ".jsonl.gz".
+	File string
+	// GroupWith names an earlier file whose groups this file's pairs
+	// join: a premise or claim found in both files puts all its pairs in
+	// one split, and the earlier file's splits stay as they were.
+	GroupWith string
+	// Noisy marks labels that were not checked against the gold labels:
+	// the file's training pairs are trained on, and its calibration and
+	// development pairs are left out, so that no figure and no
+	// temperature rests on them.
+	Noisy bool
+}
+
+// path returns the file's path under trainDir.
+func (f ExtraFile) path(trainDir string) string {
+	if f.File != "" {
+		return filepath.Join(trainDir, filepath.FromSlash(f.File))
+	}
+	return filepath.Join(trainDir, f.Name+".jsonl.gz")
 }
 
 // ExtraFiles are the files of ../shared/data/train the model is trained
 // on. Breaking NLI was built as a test set: it is never trained on and
 // is reported whole.
 var ExtraFiles = []ExtraFile{
-	{"fm2_dev", 2, "Apache-2.0; evidence Wikipedia CC BY-SA"},
-	{"check_covid_train", 1.5, "MIT"},
-	{"covidfact", 0.5, "unspecified"},
-	{"healthver", 1, "unspecified"},
-	{"citint", 0.5, "MIT copy; upstream unspecified"},
-	{"fnc1", 0.5, "unspecified"},
-	{"mnli_dev", 1, "MIT copy; MultiNLI terms; labels C-UDA 1.0"},
-	{"cad_snli", 1, "Apache-2.0; premises CC BY-SA 4.0"},
-	{"taxinli", 1, "C-UDA 1.0"},
-	{"joci", 0.5, "unspecified"},
-	{"mpe", 0.5, "unspecified"},
-	{"rte", 1, "unspecified"},
-	{"add_one_rte", 0.5, "unspecified"},
-	{"scitail_dev", 1, "unspecified"},
-	{"commitment_bank", 1, "unspecified"},
-	{"fracas", 1, "unspecified"},
-	{"breaking_nli", 0, "CC BY-SA 4.0"},
+	{Name: "fm2_dev", Weight: 2, Licence: "Apache-2.0; evidence Wikipedia CC BY-SA"},
+	{Name: "check_covid_train", Weight: 1.5, Licence: "MIT"},
+	{Name: "covidfact", Weight: 0.5, Licence: "unspecified"},
+	{Name: "healthver", Weight: 1, Licence: "unspecified"},
+	{Name: "citint", Weight: 0.5, Licence: "MIT copy; upstream unspecified"},
+	{Name: "fnc1", Weight: 0.5, Licence: "unspecified"},
+	{Name: "mnli_dev", Weight: 1, Licence: "MIT copy; MultiNLI terms; labels C-UDA 1.0"},
+	// The rest of MultiNLI dev with the copy's labels, about 12% of which
+	// differ from gold; it shares mnli_dev's premises, hence its groups.
+	{Name: "mnli_dev_unverified", Weight: 0.5, Licence: "MIT copy; MultiNLI terms", File: "unverified/mnli_dev_unverified.jsonl.gz", GroupWith: "mnli_dev", Noisy: true},
+	{Name: "cad_snli", Weight: 1, Licence: "Apache-2.0; premises CC BY-SA 4.0"},
+	{Name: "taxinli", Weight: 1, Licence: "C-UDA 1.0"},
+	{Name: "joci", Weight: 0.5, Licence: "unspecified"},
+	{Name: "mpe", Weight: 0.5, Licence: "unspecified"},
+	{Name: "rte", Weight: 1, Licence: "unspecified"},
+	{Name: "add_one_rte", Weight: 0.5, Licence: "unspecified"},
+	{Name: "scitail_dev", Weight: 1, Licence: "unspecified"},
+	{Name: "commitment_bank", Weight: 1, Licence: "unspecified"},
+	{Name: "fracas", Weight: 1, Licence: "unspecified"},
+	{Name: "breaking_nli", Weight: 0, Licence: "CC BY-SA 4.0"},
 }
 
 // BaseWeights weigh the sets built from ../shared/data.
@@ -142,17 +165,53 @@ func Load(dir string, seed int64) ([]Example, error) {
 	if st, err := os.Stat(trainDir); err != nil || !st.IsDir() {
 		return out, nil
 	}
+	ex, err := loadExtras(trainDir, seed)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ex...), nil
+}
+
+// loadExtras reads the ExtraFiles of trainDir, in their order, and groups
+// each file's pairs with those of the file it names in GroupWith.
+func loadExtras(trainDir string, seed int64) ([]Example, error) {
+	byName := map[string]ExtraFile{}
 	for _, f := range ExtraFiles {
-		ex, err := loadExtra(filepath.Join(trainDir, f.Name+".jsonl.gz"), f.Name, seed)
+		if g, ok := byName[f.GroupWith]; f.GroupWith != "" && (!ok || g.GroupWith != "") {
+			return nil, fmt.Errorf("%s groups with %q, which is not an earlier file that groups on its own", f.Name, f.GroupWith)
+		}
+		byName[f.Name] = f
+	}
+	rows := make([][]extraRow, len(ExtraFiles))
+	for i, f := range ExtraFiles {
+		r, err := readExtra(f.path(trainDir), f.Name, seed)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ex...)
+		rows[i] = r
+	}
+	var out []Example
+	for i, f := range ExtraFiles {
+		if f.GroupWith != "" {
+			continue // grouped with its file below
+		}
+		files := []int{i}
+		for j, g := range ExtraFiles {
+			if g.GroupWith == f.Name {
+				files = append(files, j)
+			}
+		}
+		groups := groupExtra(f.Name, files, rows)
+		for k, j := range files {
+			out = append(out, extraExamples(ExtraFiles[j], rows[j], groups[k])...)
+		}
 	}
 	return out, nil
 }
 
-func loadExtra(path, set string, seed int64) ([]Example, error) {
+// readExtra reads one file's rows, keeping fncUnrelated of FNC-1's
+// "unrelated" pairs.
+func readExtra(path, set string, seed int64) ([]extraRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -172,6 +231,9 @@ func loadExtra(path, set string, seed int64) ([]Example, error) {
 		}
 		if strings.TrimSpace(r.Claim) == "" || len(r.Evidence) == 0 {
 			continue
+		}
+		if _, err := target(r.Label); err != nil {
+			return nil, fmt.Errorf("%s line %d (%s): %w", path, n, r.ID, err)
 		}
 		rows = append(rows, r)
 	}
@@ -199,33 +261,70 @@ func loadExtra(path, set string, seed int64) ([]Example, error) {
 		}
 		rows = kept
 	}
-	// Groups: pairs sharing a claim or a passage are one group (contrastive
-	// edits, counterfactual variants, one claim against several
-	// passages); FNC-1 pairs group by article body.
+	return rows, nil
+}
+
+// groupExtra names the group of every row of the files (indexes into
+// rows; the first is the file the others group with). Pairs sharing a
+// claim or a passage are one group (contrastive edits, counterfactual
+// variants, one claim against several passages); FNC-1 pairs group by
+// article body. A group is named by the smallest key of the first file's
+// rows in it, so that joining other files' rows does not rename (and so
+// re-split) the first file's groups unless those rows bridge two of them.
+func groupExtra(set string, files []int, rows [][]extraRow) [][]string {
 	uf := newUnionFind()
-	for _, r := range rows {
-		if set == "fnc1" && r.BodyID != nil {
+	for _, i := range files {
+		for _, r := range rows[i] {
+			if set == "fnc1" && r.BodyID != nil {
+				continue
+			}
+			uf.union("c:"+r.Claim, "e:"+r.Evidence[0])
+		}
+	}
+	name := map[string]string{}
+	for _, r := range rows[files[0]] {
+		for _, k := range []string{"c:" + r.Claim, "e:" + r.Evidence[0]} {
+			root := uf.find(k)
+			if n, ok := name[root]; !ok || k < n {
+				name[root] = k
+			}
+		}
+	}
+	out := make([][]string, len(files))
+	for k, i := range files {
+		out[k] = make([]string, len(rows[i]))
+		for j, r := range rows[i] {
+			if set == "fnc1" && r.BodyID != nil {
+				out[k][j] = fmt.Sprint("fnc1:body:", *r.BodyID)
+				continue
+			}
+			root := uf.find("c:" + r.Claim)
+			n, ok := name[root]
+			if !ok {
+				n = root
+			}
+			out[k][j] = set + ":" + n
+		}
+	}
+	return out
+}
+
+// extraExamples turns one file's rows into examples in the given groups.
+func extraExamples(f ExtraFile, rows []extraRow, groups []string) []Example {
+	out := make([]Example, 0, len(rows))
+	sep := " "
+	if f.Name == "mpe" {
+		sep = ". "
+	}
+	for i, r := range rows {
+		t, _ := target(r.Label) // readExtra checked it
+		s := splitOf(groups[i])
+		if f.Noisy && s != SplitTrain {
 			continue
 		}
-		uf.union("c:"+r.Claim, "e:"+r.Evidence[0])
+		out = append(out, Example{Set: f.Name, Claim: r.Claim, Passage: strings.Join(r.Evidence, sep), Target: t, Group: groups[i], Split: s})
 	}
-	out := make([]Example, 0, len(rows))
-	for _, r := range rows {
-		t, err := target(r.Label)
-		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", path, r.ID, err)
-		}
-		group := set + ":" + uf.find("c:"+r.Claim)
-		if set == "fnc1" && r.BodyID != nil {
-			group = fmt.Sprint("fnc1:body:", *r.BodyID)
-		}
-		sep := " "
-		if set == "mpe" {
-			sep = ". "
-		}
-		out = append(out, Example{Set: set, Claim: r.Claim, Passage: strings.Join(r.Evidence, sep), Target: t, Group: group, Split: splitOf(group)})
-	}
-	return out, nil
+	return out
 }
 
 type unionFind struct{ parent map[string]string }

@@ -40,18 +40,13 @@ func TrainedClaims(dir string, seed int64) (map[string]bool, error) {
 	if st, err := os.Stat(trainDir); err != nil || !st.IsDir() {
 		return out, nil
 	}
-	for _, f := range ExtraFiles {
-		if f.Weight == 0 {
-			continue
-		}
-		exs, err := loadExtra(filepath.Join(trainDir, f.Name+".jsonl.gz"), f.Name, seed)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range exs {
-			if e.Split == SplitTrain {
-				out[NormalizeClaim(e.Claim)] = true
-			}
+	exs, err := loadExtras(trainDir, seed)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range exs {
+		if e.Split == SplitTrain && weights[e.Set] > 0 {
+			out[NormalizeClaim(e.Claim)] = true
 		}
 	}
 	return out, nil
