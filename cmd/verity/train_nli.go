@@ -20,7 +20,8 @@ import (
 const scoreNoise = 0.005
 
 // runTrainNLI is 'verity train nli'.
-func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, out, devDir, report string) error {
+// oldWeight, unless -1, fixes the feature model's weight in the ensemble.
+func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, oldWeight float64, out, devDir, report string) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	exs, err := train.Load(cfg.DataDir, max(cfg.Seed, 1))
 	if err != nil {
@@ -96,7 +97,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	}
 	var cands []candidate
 	best := -1.0
-	for _, w := range []float64{0, 0.1, 0.25, 0.5} {
+	weights := []float64{0, 0.1, 0.25, 0.5}
+	if oldWeight != -1 {
+		weights = []float64{oldWeight}
+	}
+	for _, w := range weights {
 		a := nli.NewAligner(nets, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
 		sc, err := calibScore(a)
 		if err != nil {
@@ -113,7 +118,9 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 			break
 		}
 	}
-	logf("old model weight %.2f chosen", model.OldWeight)
+	if oldWeight == -1 {
+		logf("old model weight %.2f chosen", model.OldWeight)
+	}
 	if err := writeFile(out, model.Save); err != nil {
 		return err
 	}
