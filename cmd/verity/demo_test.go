@@ -28,7 +28,11 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	if err := json.NewDecoder(strings.NewReader(out)).Decode(&got); err != nil {
 		t.Fatalf("output %q: %v", out, err)
 	}
-	floors := []int{72, 74}
+	// Lowered from 72 and 74 when the judge began training on MultiNLI's
+	// unverified pairs: it gained on the development splits and on the
+	// SciFact corpus check, and lost three and two of these 77 claims
+	// (README, "Demo-claims benchmark").
+	floors := []int{69, 72}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
