@@ -75,6 +75,28 @@ func TestFitThresholds(t *testing.T) {
 	}
 }
 
+// TestFitThresholdsWorsePolicyFirst: the fit serves the worse of the two
+// policies first. Entailing at 0.62 from two origins is a true claim;
+// from one origin it is Not enough evidence under both policies. Thresholds
+// below 0.62 get both two-origin claims right under both policies but the
+// three one-origin claims wrong under supported_min_domains: 1 (5 and 2
+// right, 7 in all); thresholds above it get the one-origin claims right
+// and the others wrong (3 and 3, 6 in all).
+func TestFitThresholdsWorsePolicyFirst(t *testing.T) {
+	nee := [2]evidence.Verdict{evidence.NotEnoughEvidence, evidence.NotEnoughEvidence}
+	var cases []FitCase
+	for range 2 {
+		cases = append(cases, FitCase{Counted: []evidence.Judged{fitJudged("a.org", 0.62, 0.1), fitJudged("b.org", 0.62, 0.1)}, Want: [2]evidence.Verdict{evidence.Supported, evidence.Supported}})
+	}
+	for range 3 {
+		cases = append(cases, FitCase{Counted: []evidence.Judged{fitJudged("a.org", 0.62, 0.1)}, Want: nee})
+	}
+	th, right := FitThresholds(cases, DefaultConfig())
+	if right != [2]int{3, 3} || th.SupportedEMax <= 0.62 {
+		t.Errorf("fit %+v gets %v right, want 3 and 3 with supported_e_max above 0.62", th, right)
+	}
+}
+
 // A passage that gives another figure for the claim's quantity is no
 // agreeing origin, however strongly the judge says it entails the claim.
 func TestMismatchedPassageDoesNotAgree(t *testing.T) {

@@ -62,8 +62,9 @@ runs the feature model it replaced as the default).
 
 --fit also fits the verdict thresholds (scoring.agree_entail,
 supported_e_max, supported_c_max, refuted_c_max, contested_e_max,
-contested_c_max) to the set's expected verdicts under both policies: an
-exhaustive search over a grid of 0.05 steps, ties to the seed's numbers. It
+contested_c_max) to the set's expected verdicts: the most right under the
+worse of the two policies, then under both together, by an exhaustive search
+over a grid of 0.05 steps, ties to the seed's numbers. It
 prints them, and --write-thresholds FILE writes them as JSON. The built-in
 judge's thresholds ship as scoring/thresholds.json, written by
   verity eval --mode verdicts --fit --data $(mktemp -d) --write-thresholds scoring/thresholds.json
