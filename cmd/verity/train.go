@@ -51,9 +51,10 @@ k > 0 checkpoints to FILE.mK) whose mean logits are calibrated together. The
 previous feature model is mixed in at the weight --old-weight gives, or, by
 default, at the smallest of 0, 0.1, 0.25 and 0.5 that scores within 0.005 of
 the best on the calibration split. The shipped model is
-nli/model/aligner.json.gz made with --members 3 --old-weight 0. --ablate trains without one part (wordnet, quantity
-or attention; none for the baseline) and prints the network's development
-metrics only, writing no model.`,
+nli/model/aligner.json.gz made with --members 3 --old-weight 0 (README says
+why). --ablate trains without one part (wordnet, quantity or attention; none
+for the baseline) and prints the network's development metrics only, writing
+no model.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
