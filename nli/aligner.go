@@ -46,6 +46,7 @@ type Aligner struct {
 	caches sync.Pool
 	old    *Model
 	nets   []*align.Model // Net, then Members
+	fast   []*align.Fast  // nets in float32, which judge runs
 }
 
 // NewAligner wraps trained networks (at least one): one, or an ensemble
@@ -58,8 +59,12 @@ func NewAligner(nets []*align.Model, rules bool, info map[string]string) *Aligne
 
 func (a *Aligner) init() {
 	a.enc = newEncoder(false)
-	a.caches.New = func() any { return new(align.Cache) }
+	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
+	a.fast = make([]*align.Fast, len(a.nets))
+	for i, n := range a.nets {
+		a.fast[i] = align.NewFast(n)
+	}
 }
 
 // Save writes the model as gzip-compressed JSON; the bytes depend only on
@@ -134,8 +139,8 @@ func (a *Aligner) Predict(claim, passage string) evidence.Judgment {
 }
 
 func (a *Aligner) judge(c, p *text) evidence.Judgment {
-	cache := a.caches.Get().(*align.Cache)
-	pr := align.EnsembleProbs(a.nets, a.enc.encode(c, p), cache)
+	cache := a.caches.Get().(*align.Cache32)
+	pr := align.FastEnsembleProbs(a.fast, a.enc.encode(c, p), cache)
 	a.caches.Put(cache)
 	j := evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]}
 	if a.Rules {

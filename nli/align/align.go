@@ -9,9 +9,11 @@
 // each token is compared with what it aligned to, the comparisons are
 // pooled, and a small network gives three logits.
 //
-// The package holds the forward pass used at inference and the backward
-// pass used by nli/train; both are plain Go over float64 slices. A Model is
-// read-only during Forward and safe for concurrent use.
+// The package holds the forward and backward passes that nli/train runs,
+// plain Go over float64 slices, and Fast, the forward pass the judge runs
+// at inference: the same arithmetic in float32, each layer one matrix
+// product over a side's tokens. A Model is read-only during Forward and
+// safe for concurrent use.
 package align
 
 import (
@@ -224,9 +226,10 @@ type Cache struct {
 	pad     []float64 // one side's projections with a zero row at each end (convolve)
 }
 
-func grow(s []float64, n int) []float64 {
+// grow returns s with length n, zeroed, reallocated only when too small.
+func grow[F float32 | float64](s []F, n int) []F {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]F, n)
 	}
 	s = s[:n]
 	clear(s)
@@ -352,9 +355,14 @@ func (mod *Model) Probs(in *Input, c *Cache) [NumLabels]float64 {
 // ensemble, which the first network's temperature and bias calibrate
 // (EnsembleProbs).
 func MeanLogits(nets []*Model, in *Input, c *Cache) [NumLabels]float64 {
+	return meanLogits(nets, func(n *Model) [NumLabels]float64 { return n.Forward(in, c) })
+}
+
+// meanLogits is the mean of forward's logits over nets.
+func meanLogits[N any](nets []N, forward func(N) [NumLabels]float64) [NumLabels]float64 {
 	var z [NumLabels]float64
 	for _, n := range nets {
-		zn := n.Forward(in, c)
+		zn := forward(n)
 		for k := range z {
 			z[k] += zn[k] / float64(len(nets))
 		}
@@ -460,18 +468,24 @@ func compare(D int, h, al, rel, u, out, w, b []float64, n int) {
 	P := 3*D + NumRelations
 	for i := range n {
 		ui := u[i*P : (i+1)*P]
-		hi, ai := h[i*D:(i+1)*D], al[i*D:(i+1)*D]
-		copy(ui[:D], hi)
-		copy(ui[D:2*D], ai)
-		for k := range D {
-			ui[2*D+k] = hi[k] * ai[k]
-		}
-		copy(ui[3*D:], rel[i*NumRelations:(i+1)*NumRelations])
+		compareInput(ui, h[i*D:(i+1)*D], al[i*D:(i+1)*D], rel[i*NumRelations:(i+1)*NumRelations])
 		oi := out[i*D : (i+1)*D]
 		for k := range D {
 			oi[k] = relu(b[k] + dot(w[k*P:(k+1)*P], ui))
 		}
 	}
+}
+
+// compareInput writes a comparison's input [h; a; h*a; rel] into u, for
+// a token vector h, what it aligned to (a) and the aligned relations.
+func compareInput[F float32 | float64](u, h, a, rel []F) {
+	D := len(h)
+	copy(u[:D], h)
+	copy(u[D:2*D], a)
+	for k := range D {
+		u[2*D+k] = h[k] * a[k]
+	}
+	copy(u[3*D:], rel)
 }
 
 // pool writes the mean (first D) and max (next D) of the n rows of x.
