@@ -9,10 +9,10 @@ import (
 // Fast is a network prepared for inference: its weights in float32,
 // transposed so that each layer runs over all of a side's tokens as one
 // matrix product (vek32.MatMul_Into, AVX2 where the CPU has it) instead of
-// one dot product per token and unit. The products keep eight or more
-// independent sums in flight where a dot product keeps one, which on this
-// network's shapes is about two and a half times faster; float32 halves
-// the memory traffic. It computes what Model.Forward computes, in another
+// one dot product per token and unit: for 26 tokens, the comparison layer
+// (204 inputs, 64 units) took 44 µs as one product against 110 µs as 1,664
+// float32 dot products when this was written. It computes what
+// Model.Forward computes, in another
 // order and precision: the logits agree to about 1e-5
 // (TestFastMatchesForward). Training keeps Model.Forward, in float64,
 // whose cache the backward pass reads. Networks with intra-sentence
