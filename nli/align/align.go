@@ -268,16 +268,7 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
 	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
 	c.ra, c.rb = grow(c.ra, n*K), grow(c.rb, m*K)
-	if cap(c.relb) < n*m {
-		c.relb = make([]uint16, n*m)
-	}
-	c.relb = c.relb[:n*m]
-	clear(c.relb)
-	for _, r := range in.Rels {
-		if int(r.I) < n && int(r.J) < m {
-			c.relb[int(r.I)*m+int(r.J)] |= r.Bits
-		}
-	}
+	c.relb = denseRels(c.relb, in.Rels, n, m)
 	if !cfg.NoAttn && n > 0 && m > 0 {
 		// Attention logits e_ij = h_i . g_j + sum of wr over the pair's relations.
 		e := c.alpha
@@ -507,8 +498,24 @@ func pool(x []float64, n, D int, dst []float64, amax []int) {
 	}
 }
 
-func relBias(wr []float64, bits uint16) float64 {
-	s := 0.0
+// denseRels returns the relation bits of rels as an n x m matrix in
+// relb's storage, the bits of a pair listed twice joined.
+func denseRels(relb []uint16, rels []Rel, n, m int) []uint16 {
+	if cap(relb) < n*m {
+		relb = make([]uint16, n*m)
+	}
+	relb = relb[:n*m]
+	clear(relb)
+	for _, r := range rels {
+		if int(r.I) < n && int(r.J) < m {
+			relb[int(r.I)*m+int(r.J)] |= r.Bits
+		}
+	}
+	return relb
+}
+
+func relBias[F float32 | float64](wr []F, bits uint16) F {
+	var s F
 	for b := bits; b != 0; b &= b - 1 {
 		s += wr[trailing(b)]
 	}
@@ -579,14 +586,14 @@ func axpy(dst []float64, a float64, x []float64) {
 	}
 }
 
-func softmaxInPlace(x []float64, t float64) {
+func softmaxInPlace[F float32 | float64](x []F, t F) {
 	mx := math.Inf(-1)
 	for _, v := range x {
-		mx = math.Max(mx, v/t)
+		mx = math.Max(mx, float64(v/t))
 	}
-	sum := 0.0
+	var sum F
 	for i, v := range x {
-		x[i] = math.Exp(v/t - mx)
+		x[i] = F(math.Exp(float64(v/t) - mx))
 		sum += x[i]
 	}
 	for i := range x {

@@ -1,10 +1,6 @@
 package align
 
-import (
-	"math"
-
-	"github.com/viterin/vek/vek32"
-)
+import "github.com/viterin/vek/vek32"
 
 // Fast is a network prepared for inference: its weights in float32,
 // transposed so that each layer runs over all of a side's tokens as one
@@ -104,19 +100,10 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 		}
 	}
 	c.alpha = matMul(c.alpha, c.ha, c.hbT, n, D, m)
-	if cap(c.relb) < n*m {
-		c.relb = make([]uint16, n*m)
-	}
-	c.relb = c.relb[:n*m]
-	clear(c.relb)
-	for _, r := range in.Rels {
-		if i, j := int(r.I), int(r.J); i < n && j < m {
-			c.relb[i*m+j] |= r.Bits
-		}
-	}
+	c.relb = denseRels(c.relb, in.Rels, n, m)
 	for ij, bits := range c.relb {
 		if bits != 0 {
-			c.alpha[ij] += relBias32(f.wr, bits)
+			c.alpha[ij] += relBias(f.wr, bits)
 		}
 	}
 	c.betaT = grow(c.betaT, m*n)
@@ -126,10 +113,10 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 		}
 	}
 	for i := range n {
-		softmax32(c.alpha[i*m : (i+1)*m])
+		softmaxInPlace(c.alpha[i*m:(i+1)*m], 1)
 	}
 	for j := range m {
-		softmax32(c.betaT[j*n : (j+1)*n])
+		softmaxInPlace(c.betaT[j*n:(j+1)*n], 1)
 	}
 	c.at = matMul(c.at, c.alpha, c.hb, n, m, D)
 	c.bt = matMul(c.bt, c.betaT, c.ha, m, n, D)
@@ -258,29 +245,6 @@ func pool32(x []float32, n, D int, dst []float32) {
 	for k := range D {
 		dst[k] /= float32(n)
 	}
-}
-
-func softmax32(x []float32) {
-	mx := x[0]
-	for _, v := range x {
-		mx = max(mx, v)
-	}
-	var sum float32
-	for i, v := range x {
-		x[i] = float32(math.Exp(float64(v - mx)))
-		sum += x[i]
-	}
-	for i := range x {
-		x[i] /= sum
-	}
-}
-
-func relBias32(wr []float32, bits uint16) float32 {
-	var s float32
-	for b := bits; b != 0; b &= b - 1 {
-		s += wr[trailing(b)]
-	}
-	return s
 }
 
 func to32(x []float64) []float32 {
