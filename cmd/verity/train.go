@@ -54,7 +54,9 @@ the best on the calibration split. The shipped model is
 nli/model/aligner.json.gz made with --members 3 --old-weight 0 (README says
 why). --ablate trains without one part (wordnet, quantity or attention; none
 for the baseline) and prints the network's development metrics only, writing
-no model.`,
+no model. --compose adds a composition layer (a width-3 convolution over each
+side's comparisons before pooling); the shipped model does not have it
+(README, "Tried in this round").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -98,6 +100,7 @@ no model.`,
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
+	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")

@@ -66,6 +66,13 @@ type Config struct {
 	// shared by claim and passage; or CtxConvSelf, the convolution followed
 	// by intra-sentence attention (see selfAttend).
 	Ctx int `json:"ctx,omitempty"`
+	// Compose, when true, runs a second width-3 convolution over each
+	// side's comparison outputs before pooling, v_t + ReLU(W [v_t-1; v_t;
+	// v_t+1] + b) (its own weights, shared by claim and passage): the
+	// composition layer of ESIM (Chen et al., 2017), convolutional, so
+	// that a comparison sees its neighbours' ("not" before an aligned
+	// word) before the sentence is pooled.
+	Compose bool `json:"compose,omitempty"`
 }
 
 // Contextual encoders (Config.Ctx).
@@ -98,6 +105,7 @@ type views struct {
 	wp, bp, wr, wa, ba, wb, bb, w1, b1, w2, b2 []float64
 	wc, bc                                     []float64 // contextual convolution (Ctx >= CtxConv)
 	sp, sg                                     []float64 // intra-sentence attention: position biases, gate (Ctx == CtxConvSelf)
+	wq, bq                                     []float64 // composition convolution (Compose)
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -112,6 +120,9 @@ func (c Config) Size() int {
 	}
 	if c.Ctx == CtxConvSelf {
 		n += SelfBuckets + c.D
+	}
+	if c.Compose {
+		n += 3*c.D*c.D + c.D
 	}
 	return n
 }
@@ -130,6 +141,9 @@ func (c Config) views(p []float64) views {
 	}
 	if c.Ctx == CtxConvSelf {
 		v.sp, v.sg = take(SelfBuckets), take(c.D)
+	}
+	if c.Compose {
+		v.wq, v.bq = take(3*c.D*c.D), take(c.D)
 	}
 	return v
 }
@@ -155,6 +169,13 @@ func New(cfg Config, rng *rand.Rand) *Model {
 		init(v.wc, 3*cfg.D, cfg.D)
 		for i := range v.wc {
 			v.wc[i] *= 0.1
+		}
+	}
+	if cfg.Compose {
+		// Small as well: the network starts as the one without it.
+		init(v.wq, 3*cfg.D, cfg.D)
+		for i := range v.wq {
+			v.wq[i] *= 0.1
 		}
 	}
 	for i := range v.wr {
@@ -209,6 +230,8 @@ type Cache struct {
 	ra, rb []float64 // aligned relations: n x K, m x K
 	ua, ub []float64 // comparison inputs: n x cmp, m x cmp
 	va, vb []float64 // comparison outputs (post-ReLU): n x D, m x D
+	qa, qb []float64 // the composition convolution's ReLU outputs, n x D, m x D (Compose)
+	oa, ob []float64 // composed comparisons, pooled: n x D, m x D (Compose)
 	amax   []int     // 2D: argmax rows for a's and b's max pool
 	f      []float64 // feat
 	z1     []float64 // hidden (post-ReLU)
@@ -251,15 +274,15 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
 		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)
 		if cfg.Ctx == CtxConvSelf {
-			c.ga = convolve(D, v, c.pa, c.ca, grow(c.ga, n*D), n, c)
-			c.gb = convolve(D, v, c.pb, c.cb, grow(c.gb, m*D), m, c)
+			c.ga = convolve(D, v.wc, v.bc, c.pa, c.ca, grow(c.ga, n*D), n, &c.pad)
+			c.gb = convolve(D, v.wc, v.bc, c.pb, c.cb, grow(c.gb, m*D), m, &c.pad)
 			c.sa, c.sb = grow(c.sa, n*n), grow(c.sb, m*m)
 			c.ta, c.tb = grow(c.ta, n*D), grow(c.tb, m*D)
 			c.ha = selfAttend(D, v, c.ga, c.sa, c.ta, grow(c.ha, n*D), n)
 			c.hb = selfAttend(D, v, c.gb, c.sb, c.tb, grow(c.hb, m*D), m)
 		} else {
-			c.ha = convolve(D, v, c.pa, c.ca, grow(c.ha, n*D), n, c)
-			c.hb = convolve(D, v, c.pb, c.cb, grow(c.hb, m*D), m, c)
+			c.ha = convolve(D, v.wc, v.bc, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
+			c.hb = convolve(D, v.wc, v.bc, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
 		}
 	} else {
 		c.ha = project(cfg, v, in.A, grow(c.ha, n*D), c)
@@ -311,8 +334,15 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 		c.amax = make([]int, 2*D)
 	}
 	c.amax = c.amax[:2*D]
-	pool(c.va, n, D, c.f[0:2*D], c.amax[:D])
-	pool(c.vb, m, D, c.f[2*D:4*D], c.amax[D:])
+	pa, pb := c.va, c.vb
+	if cfg.Compose {
+		c.qa, c.qb = grow(c.qa, n*D), grow(c.qb, m*D)
+		c.oa = convolve(D, v.wq, v.bq, c.va, c.qa, grow(c.oa, n*D), n, &c.pad)
+		c.ob = convolve(D, v.wq, v.bq, c.vb, c.qb, grow(c.ob, m*D), m, &c.pad)
+		pa, pb = c.oa, c.ob
+	}
+	pool(pa, n, D, c.f[0:2*D], c.amax[:D])
+	pool(pb, m, D, c.f[2*D:4*D], c.amax[D:])
 	copy(c.f[4*D:], in.Global[:])
 	drop := c.Dropout > 0 && c.Rand != nil
 	if drop {
@@ -405,17 +435,18 @@ func project(cfg Config, v views, toks []Token, h []float64, c *Cache) []float64
 }
 
 // convolve writes out = h + ReLU(conv(h)) for the n rows of h (zero
-// padding at both ends), keeping the ReLU outputs in c. Each output is
-// one dot product of a filter row with three consecutive rows of the
-// padded copy of h.
-func convolve(D int, v views, h, c, out []float64, n int, cc *Cache) []float64 {
-	cc.pad = grow(cc.pad, (n+2)*D)
-	copy(cc.pad[D:], h[:n*D])
+// padding at both ends), keeping the ReLU outputs in c; w holds D filter
+// rows of 3D weights and b their biases. Each output is one dot product
+// of a filter row with three consecutive rows of the padded copy of h,
+// kept in *pad.
+func convolve(D int, w, b, h, c, out []float64, n int, pad *[]float64) []float64 {
+	*pad = grow(*pad, (n+2)*D)
+	copy((*pad)[D:], h[:n*D])
 	for t := range n {
 		ct := c[t*D : (t+1)*D]
-		win := cc.pad[t*D : (t+3)*D]
+		win := (*pad)[t*D : (t+3)*D]
 		for k := range D {
-			ct[k] = relu(v.bc[k] + dot(v.wc[k*3*D:(k+1)*3*D], win))
+			ct[k] = relu(b[k] + dot(w[k*3*D:(k+1)*3*D], win))
 		}
 		ot, ht := out[t*D:(t+1)*D], h[t*D:(t+1)*D]
 		for k := range D {

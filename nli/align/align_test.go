@@ -45,6 +45,8 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, NoAttn: true},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf, NoAttn: true},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Compose: true},
+		{Emb: 5, D: 4, H: 5, Compose: true, NoAttn: true},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		m := New(cfg, rng)
@@ -226,6 +228,8 @@ func TestFastMatchesForward(t *testing.T) {
 		{Emb: 100, D: 48, H: 64},
 		{Emb: 100, D: 32, H: 48, Ctx: CtxConvSelf},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, NoAttn: true},
+		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Compose: true},
+		{Emb: 100, D: 48, H: 64, Compose: true},
 	} {
 		rng := rand.New(rand.NewPCG(9, 10))
 		m0, m1 := New(cfg, rng), New(cfg, rng)

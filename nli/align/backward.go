@@ -43,6 +43,14 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	dva, dvb := ws.vec(&ws.dva, n*D), ws.vec(&ws.dvb, m*D)
 	unpool(df[0:2*D], dva, n, D, c.amax[:D])
 	unpool(df[2*D:4*D], dvb, m, D, c.amax[D:])
+	if cfg.Compose {
+		// The pooled rows were the composed ones.
+		doa, dob := ws.vec(&ws.doa, n*D), ws.vec(&ws.dob, m*D)
+		copy(doa, dva)
+		copy(dob, dvb)
+		unconvolve(D, v.wq, gv.wq, gv.bq, c.va, c.qa, doa, dva, n)
+		unconvolve(D, v.wq, gv.wq, gv.bq, c.vb, c.qb, dob, dvb, m)
+	}
 
 	// Comparison layers.
 	dha, dhb := ws.vec(&ws.dha, n*D), ws.vec(&ws.dhb, m*D)
@@ -117,8 +125,8 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	}
 	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
-		unconvolve(D, v, gv, c.pa, c.ca, dha, dpa, n)
-		unconvolve(D, v, gv, c.pb, c.cb, dhb, dpb, m)
+		unconvolve(D, v.wc, gv.wc, gv.bc, c.pa, c.ca, dha, dpa, n)
+		unconvolve(D, v.wc, gv.wc, gv.bc, c.pb, c.cb, dhb, dpb, m)
 		unproject(cfg, gv, in.A, c.pa, dpa)
 		unproject(cfg, gv, in.B, c.pb, dpb)
 		return
@@ -127,9 +135,10 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	unproject(cfg, gv, in.B, c.hb, dhb)
 }
 
-// unconvolve adds to dh the gradient through out = h + ReLU(conv(h))
-// given dout, and to gv the convolution's parameter gradients.
-func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
+// unconvolve sets dh to the gradient through out = h + ReLU(conv(h))
+// given dout (convolve's filters w), and adds the filters' gradients to gw
+// and gb.
+func unconvolve(D int, w, gw, gb, h, c, dout, dh []float64, n int) {
 	copy(dh, dout[:n*D])
 	for t := range n {
 		for k := range D {
@@ -137,8 +146,8 @@ func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
 			if c[t*D+k] <= 0 || g == 0 {
 				continue
 			}
-			gv.bc[k] += g
-			row, grow := v.wc[k*3*D:(k+1)*3*D], gv.wc[k*3*D:(k+1)*3*D]
+			gb[k] += g
+			row, grow := w[k*3*D:(k+1)*3*D], gw[k*3*D:(k+1)*3*D]
 			axpy(grow[D:2*D], g, h[t*D:(t+1)*D])
 			axpy(dh[t*D:(t+1)*D], g, row[D:2*D])
 			if t > 0 {
@@ -156,7 +165,7 @@ func unconvolve(D int, v, gv views, h, c, dout, dh []float64, n int) {
 // Scratch is reusable memory for Backward.
 type Scratch struct {
 	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
-	dpa, dpb                                                      []float64
+	dpa, dpb, doa, dob                                            []float64
 	dga, dgb, dsel, dt                                            []float64
 }
 

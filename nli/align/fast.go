@@ -21,6 +21,7 @@ type Fast struct {
 	wpT, bp  []float32 // projection, in() x D
 	wr       []float32 // relation biases of the attention logits
 	wcT, bc  []float32 // convolution, 3D x D
+	wqT, bq  []float32 // composition convolution, 3D x D (Compose)
 	waT, ba  []float32 // claim-side comparison, cmp() x D
 	wbT, bb  []float32 // passage-side comparison, cmp() x D
 	w1, b1   []float32 // hidden layer, H x feat() (rows, as in Model)
@@ -38,6 +39,7 @@ type Cache32 struct {
 	at, bt         []float32 // aligned vectors
 	ra, rb         []float32 // aligned relations, n x K and m x K
 	u, va, vb      []float32 // comparison inputs and outputs
+	oa, ob         []float32 // composed comparisons (Compose)
 	f, z1          []float32
 	relb           []uint16 // n x m dense relation bits
 	c64            Cache    // for the pairs Model.Forward runs
@@ -60,6 +62,9 @@ func NewFast(m *Model) *Fast {
 	f.w2T, f.b2 = transpose32(v.w2, NumLabels, cfg.H), to32(v.b2)
 	if cfg.Ctx == CtxConv {
 		f.wcT, f.bc = transpose32(v.wc, D, 3*D), to32(v.bc)
+	}
+	if cfg.Compose {
+		f.wqT, f.bq = transpose32(v.wq, D, 3*D), to32(v.bq)
 	}
 	return f
 }
@@ -133,8 +138,14 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 	c.vb = f.compare(c, c.hb, c.bt, c.rb, f.wbT, f.bb, m, P, c.vb)
 	nf := cfg.feat()
 	c.f = grow(c.f, nf)
-	pool32(c.va, n, D, c.f[0:2*D])
-	pool32(c.vb, m, D, c.f[2*D:4*D])
+	pa, pb := c.va, c.vb
+	if cfg.Compose {
+		c.oa = f.convolve(c, c.va, f.wqT, f.bq, n, c.oa)
+		c.ob = f.convolve(c, c.vb, f.wqT, f.bq, m, c.ob)
+		pa, pb = c.oa, c.ob
+	}
+	pool32(pa, n, D, c.f[0:2*D])
+	pool32(pb, m, D, c.f[2*D:4*D])
 	for k, x := range in.Global {
 		c.f[4*D+k] = float32(x)
 	}
@@ -175,20 +186,27 @@ func (f *Fast) encode(toks []Token, c *Cache32, proj *[]float32, out []float32) 
 	if cfg.Ctx != CtxConv {
 		return append(out[:0], p...)
 	}
+	return f.convolve(c, p, f.wcT, f.bc, n, out)
+}
+
+// convolve returns h + ReLU(conv(h)) for the n rows of h: each row's
+// window of three rows (zero beyond the ends) times wT (3D x D), plus b.
+func (f *Fast) convolve(c *Cache32, h, wT, b []float32, n int, out []float32) []float32 {
+	D := f.cfg.D
 	c.col = grow(c.col, n*3*D)
 	for t := range n {
 		row := c.col[t*3*D : (t+1)*3*D]
 		if t > 0 {
-			copy(row[:D], p[(t-1)*D:t*D])
+			copy(row[:D], h[(t-1)*D:t*D])
 		}
-		copy(row[D:2*D], p[t*D:(t+1)*D])
+		copy(row[D:2*D], h[t*D:(t+1)*D])
 		if t+1 < n {
-			copy(row[2*D:], p[(t+1)*D:(t+2)*D])
+			copy(row[2*D:], h[(t+1)*D:(t+2)*D])
 		}
 	}
-	out = matMul(out, c.col, f.wcT, n, 3*D, D)
-	addBiasReLU(out, f.bc)
-	for i, x := range p {
+	out = matMul(out, c.col, wT, n, 3*D, D)
+	addBiasReLU(out, b)
+	for i, x := range h[:n*D] {
 		out[i] += x
 	}
 	return out

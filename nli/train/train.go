@@ -47,6 +47,9 @@ type Config struct {
 	// width-3 convolution, the default), "convself" (the convolution
 	// followed by intra-sentence attention) or "none".
 	Context string
+	// Compose adds the composition convolution over the comparisons
+	// (align.Config.Compose).
+	Compose bool
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -201,7 +204,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -338,6 +341,15 @@ func dropoutKey(p float64) string {
 	return fmt.Sprintf(" dropout=%g", p)
 }
 
+// composeKey is the checkpoint key's part for the composition layer:
+// empty without it, so that earlier checkpoints still resume.
+func composeKey(on bool) string {
+	if !on {
+		return ""
+	}
+	return " compose"
+}
+
 // memberKey is the checkpoint key's part for the ensemble member: empty
 // for member 0, so that its checkpoints are a single network's.
 func memberKey(k int) string {
@@ -417,7 +429,7 @@ func (c Config) net() (align.Config, error) {
 	if err != nil {
 		return align.Config{}, err
 	}
-	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx}, nil
+	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose}, nil
 }
 
 // Calibrate fits the temperature and per-class bias of an ensemble (one
@@ -511,7 +523,7 @@ func SortedSets[V any](m map[string]V) []string {
 // Info describes a trained model for its file.
 func Info(cfg Config, nTrain int) map[string]string {
 	cfg = cfg.withDefaults()
-	return map[string]string{
+	info := map[string]string{
 		"data":    "../shared/data (FEVER paper_dev, VitaminC, SNLI dev, SciFact train) and ../shared/data/train (see README)",
 		"seed":    strconv.FormatInt(cfg.Seed, 10),
 		"epochs":  strconv.Itoa(cfg.Epochs),
@@ -521,6 +533,11 @@ func Info(cfg Config, nTrain int) map[string]string {
 		"n":       strconv.Itoa(nTrain),
 		"members": strconv.Itoa(max(cfg.Members, 1)),
 	}
+	if cfg.Compose {
+		// Only when set, so that the shipped file's bytes stay as they were.
+		info["compose"] = "true"
+	}
+	return info
 }
 
 // LoadCheckpoint returns the network of the last epoch a checkpoint holds

@@ -70,6 +70,28 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 			testDeterministicAndResumable(t, Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Dropout: dropout})
 		})
 	}
+	t.Run("compose", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Compose: true}
+		testDeterministicAndResumable(t, cfg)
+		_, m := trainToy(t, cfg)
+		if !m.Cfg.Compose || len(m.P) != m.Cfg.Size() {
+			t.Errorf("--compose trained a network without the composition layer: %+v", m.Cfg)
+		}
+		// A checkpoint without the layer is not resumed with it.
+		plain := cfg
+		plain.Compose, plain.Checkpoint = false, filepath.Join(t.TempDir(), "ckpt")
+		plain.Epochs = 2
+		data, _ := trainToy(t, plain)
+		withLayer := cfg
+		withLayer.Checkpoint = plain.Checkpoint
+		var log bytes.Buffer
+		if _, err := Train(context.Background(), withLayer, data, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(log.Bytes(), []byte("another configuration")) {
+			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log.String())
+		}
+	})
 }
 
 func testDeterministicAndResumable(t *testing.T, cfg Config) {
