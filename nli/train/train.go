@@ -499,11 +499,17 @@ func SplitName(s Split) string {
 	return [...]string{"train", "calibration", "development"}[s]
 }
 
-// BySet groups examples of one split (sets never trained on count whole).
+// BySet groups examples of one split. A set never trained on (weight 0,
+// Breaking NLI) is development as a whole: all of it is in SplitDev's
+// groups and none of it in the other splits', so that no choice made on
+// the calibration split reads pairs that a development figure counts.
 func BySet(data []Encoded, split Split) map[string][]Encoded {
 	out := map[string][]Encoded{}
 	for _, e := range data {
-		if e.Split == split || (e.Weight == 0 && split == SplitDev) {
+		if e.Weight == 0 && split != SplitDev {
+			continue
+		}
+		if e.Split == split || e.Weight == 0 {
 			out[e.Set] = append(out[e.Set], e)
 		}
 	}

@@ -194,3 +194,23 @@ func TestEnsembleMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestBySetNeverTrainedIsDevelopment: a set of weight 0 counts whole in the
+// development split and not at all in the calibration split, whatever its
+// pairs' hashed splits.
+func TestBySetNeverTrainedIsDevelopment(t *testing.T) {
+	data := []Encoded{
+		{Example: Example{Set: "a", Split: SplitCalib}, Weight: 1},
+		{Example: Example{Set: "a", Split: SplitDev}, Weight: 1},
+		{Example: Example{Set: "b", Split: SplitCalib}},
+		{Example: Example{Set: "b", Split: SplitDev}},
+		{Example: Example{Set: "b", Split: SplitTrain}},
+	}
+	calib, dev := BySet(data, SplitCalib), BySet(data, SplitDev)
+	if len(calib["a"]) != 1 || len(dev["a"]) != 1 {
+		t.Errorf("a trained set: calibration %d, development %d pairs, want 1 and 1", len(calib["a"]), len(dev["a"]))
+	}
+	if len(calib["b"]) != 0 || len(dev["b"]) != 3 {
+		t.Errorf("a set never trained on: calibration %d, development %d pairs, want 0 and 3", len(calib["b"]), len(dev["b"]))
+	}
+}
