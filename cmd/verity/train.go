@@ -56,7 +56,9 @@ why). --ablate trains without one part (wordnet, quantity or attention; none
 for the baseline) and prints the network's development metrics only, writing
 no model. --compose adds a composition layer (a width-3 convolution over each
 side's comparisons before pooling); the shipped model does not have it
-(README, "Tried in this round").`,
+(README, "Tried in this round"). --negate also trains on negated claims: each
+training pair labelled entailment or neutral, with "not" after its claim's
+first auxiliary or copula, as a contradiction or a neutral pair (weight 0.5).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -100,6 +102,7 @@ side's comparisons before pooling); the shipped model does not have it
 	fl.IntVar(&cfg.Epochs, "epochs", 0, "training epochs (0 = default)")
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
+	fl.BoolVar(&cfg.Negate, "negate", false, "also train on negated claims: each training pair labelled entailment or neutral with \"not\" after its claim's first auxiliary (entailment becomes contradiction, neutral stays)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

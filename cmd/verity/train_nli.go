@@ -27,6 +27,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err != nil {
 		return err
 	}
+	if cfg.Negate {
+		neg := train.Negations(exs)
+		logf("negated claims: %d training pairs", len(neg))
+		exs = append(exs, neg...)
+	}
 	if cfg.MaxTrain > 0 {
 		// A reduced budget: fewer pairs to encode and score as well.
 		exs = train.Reduce(exs, cfg.MaxTrain, cfg.MaxTrain/5, 1000, max(cfg.Seed, 1))

@@ -68,5 +68,6 @@ func setWeights() map[string]float64 {
 	for _, f := range ExtraFiles {
 		weights[f.Name] = f.Weight
 	}
+	weights[SetNegated] = negatedWeight
 	return weights
 }

@@ -50,6 +50,10 @@ type Config struct {
 	// Compose adds the composition convolution over the comparisons
 	// (align.Config.Compose).
 	Compose bool
+	// Negate adds the negated claims of Negations to the training split
+	// ('verity train nli --negate'); it is recorded in the model's
+	// information.
+	Negate bool
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -539,9 +543,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 		"n":       strconv.Itoa(nTrain),
 		"members": strconv.Itoa(max(cfg.Members, 1)),
 	}
+	// Only when set, so that the shipped file's bytes stay as they were.
 	if cfg.Compose {
-		// Only when set, so that the shipped file's bytes stay as they were.
 		info["compose"] = "true"
+	}
+	if cfg.Negate {
+		info["negated"] = "true"
 	}
 	return info
 }
