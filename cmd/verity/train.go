@@ -56,9 +56,10 @@ why). --ablate trains without one part (wordnet, quantity or attention; none
 for the baseline) and prints the network's development metrics only, writing
 no model. --compose adds a composition layer (a width-3 convolution over each
 side's comparisons before pooling); the shipped model does not have it
-(README, "Tried in this round"). --negate also trains on negated claims: each
+(README, "Latest round"). --negate also trains on negated claims: each
 training pair labelled entailment or neutral, with "not" after its claim's
-first auxiliary or copula, as a contradiction or a neutral pair (weight 0.5).`,
+first auxiliary or copula, as a contradiction or a neutral pair (weight 0.5);
+the shipped model was not trained with them (README, "Latest round").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
