@@ -334,15 +334,15 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 		c.amax = make([]int, 2*D)
 	}
 	c.amax = c.amax[:2*D]
-	pa, pb := c.va, c.vb
+	pooledA, pooledB := c.va, c.vb
 	if cfg.Compose {
 		c.qa, c.qb = grow(c.qa, n*D), grow(c.qb, m*D)
 		c.oa = convolve(D, v.wq, v.bq, c.va, c.qa, grow(c.oa, n*D), n, &c.pad)
 		c.ob = convolve(D, v.wq, v.bq, c.vb, c.qb, grow(c.ob, m*D), m, &c.pad)
-		pa, pb = c.oa, c.ob
+		pooledA, pooledB = c.oa, c.ob
 	}
-	pool(pa, n, D, c.f[0:2*D], c.amax[:D])
-	pool(pb, m, D, c.f[2*D:4*D], c.amax[D:])
+	pool(pooledA, n, D, c.f[0:2*D], c.amax[:D])
+	pool(pooledB, m, D, c.f[2*D:4*D], c.amax[D:])
 	copy(c.f[4*D:], in.Global[:])
 	drop := c.Dropout > 0 && c.Rand != nil
 	if drop {

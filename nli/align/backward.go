@@ -41,15 +41,16 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 
 	// Pooling.
 	dva, dvb := ws.vec(&ws.dva, n*D), ws.vec(&ws.dvb, m*D)
-	unpool(df[0:2*D], dva, n, D, c.amax[:D])
-	unpool(df[2*D:4*D], dvb, m, D, c.amax[D:])
+	pooledA, pooledB := dva, dvb // the gradients of the pooled rows
 	if cfg.Compose {
 		// The pooled rows were the composed ones.
-		doa, dob := ws.vec(&ws.doa, n*D), ws.vec(&ws.dob, m*D)
-		copy(doa, dva)
-		copy(dob, dvb)
-		unconvolve(D, v.wq, gv.wq, gv.bq, c.va, c.qa, doa, dva, n)
-		unconvolve(D, v.wq, gv.wq, gv.bq, c.vb, c.qb, dob, dvb, m)
+		pooledA, pooledB = ws.vec(&ws.doa, n*D), ws.vec(&ws.dob, m*D)
+	}
+	unpool(df[0:2*D], pooledA, n, D, c.amax[:D])
+	unpool(df[2*D:4*D], pooledB, m, D, c.amax[D:])
+	if cfg.Compose {
+		unconvolve(D, v.wq, gv.wq, gv.bq, c.va, c.qa, pooledA, dva, n)
+		unconvolve(D, v.wq, gv.wq, gv.bq, c.vb, c.qb, pooledB, dvb, m)
 	}
 
 	// Comparison layers.

@@ -138,14 +138,14 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 	c.vb = f.compare(c, c.hb, c.bt, c.rb, f.wbT, f.bb, m, P, c.vb)
 	nf := cfg.feat()
 	c.f = grow(c.f, nf)
-	pa, pb := c.va, c.vb
+	pooledA, pooledB := c.va, c.vb
 	if cfg.Compose {
 		c.oa = f.convolve(c, c.va, f.wqT, f.bq, n, c.oa)
 		c.ob = f.convolve(c, c.vb, f.wqT, f.bq, m, c.ob)
-		pa, pb = c.oa, c.ob
+		pooledA, pooledB = c.oa, c.ob
 	}
-	pool32(pa, n, D, c.f[0:2*D])
-	pool32(pb, m, D, c.f[2*D:4*D])
+	pool32(pooledA, n, D, c.f[0:2*D])
+	pool32(pooledB, m, D, c.f[2*D:4*D])
 	for k, x := range in.Global {
 		c.f[4*D+k] = float32(x)
 	}
