@@ -98,7 +98,7 @@ func TestTrainErrors(t *testing.T) {
 		{"nli without out", []string{"train", "nli"}, "--out FILE is required"},
 		{"nli without data", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--data-dir", filepath.Join(t.TempDir(), "none")}, "not a directory of labeled data"},
 		{"nli unknown ablation", []string{"train", "nli", "--ablate", "rules"}, "want none, wordnet, quantity or attention"},
-		{"nli unknown context", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--context", "gru"}, "want conv, convself or none"},
+		{"nli unknown context", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--context", "lstm"}, "want conv, convself, gru or none"},
 		{"nli dropout out of range", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--dropout", "1"}, "want a probability in [0, 1)"},
 		{"nli no members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "0"}, "--members 0: want 1 to 8"},
 		{"nli too many members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "9"}, "--members 9: want 1 to 8"},

@@ -65,10 +65,8 @@ the shipped model was not trained with them (README, "Latest round").`,
 			if out == "" && cfg.Ablate == "" {
 				return &evidence.InputError{Field: "out", Message: "--out FILE is required"}
 			}
-			switch cfg.Context {
-			case "conv", "convself", "none":
-			default:
-				return &evidence.InputError{Field: "context", Message: fmt.Sprintf("--context %q: want conv, convself or none", cfg.Context)}
+			if _, err := train.ContextCode(cfg.Context); err != nil {
+				return &evidence.InputError{Field: "context", Message: "--context: " + err.Error()}
 			}
 			switch cfg.Ablate {
 			case "", "none", "wordnet", "quantity", "attention":
@@ -108,7 +106,7 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
-	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention) or none")
+	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")
 	return cmd
 }
 

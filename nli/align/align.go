@@ -64,7 +64,9 @@ type Config struct {
 	// before alignment: CtxNone, or CtxConv, a width-3 convolution whose
 	// ReLU output is added to each token (h_t + ReLU(W [h_t-1; h_t; h_t+1] + b)),
 	// shared by claim and passage; or CtxConvSelf, the convolution followed
-	// by intra-sentence attention (see selfAttend).
+	// by intra-sentence attention (see selfAttend); or CtxGRU, a
+	// bidirectional GRU of D/2 units a direction whose states are added to
+	// each token (see gru.go).
 	Ctx int `json:"ctx,omitempty"`
 	// Compose, when true, runs a second width-3 convolution over each
 	// side's comparison outputs before pooling, v_t + ReLU(W [v_t-1; v_t;
@@ -80,6 +82,7 @@ const (
 	CtxNone     = 0
 	CtxConv     = 1
 	CtxConvSelf = 2
+	CtxGRU      = 3
 )
 
 // SelfBuckets is the number of relative-position biases of the
@@ -103,9 +106,10 @@ type Model struct {
 // views are the parameter blocks, slices of P.
 type views struct {
 	wp, bp, wr, wa, ba, wb, bb, w1, b1, w2, b2 []float64
-	wc, bc                                     []float64 // contextual convolution (Ctx >= CtxConv)
+	wc, bc                                     []float64 // contextual convolution (CtxConv, CtxConvSelf)
 	sp, sg                                     []float64 // intra-sentence attention: position biases, gate (Ctx == CtxConvSelf)
 	wq, bq                                     []float64 // composition convolution (Compose)
+	wg                                         []float64 // recurrent encoder, both directions (Ctx == CtxGRU; gruDir)
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -115,8 +119,11 @@ func (c Config) feat() int { return 4*c.D + NumGlobal }
 // Size is the number of parameters.
 func (c Config) Size() int {
 	n := c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
-	if c.Ctx >= CtxConv {
+	if c.Ctx == CtxConv || c.Ctx == CtxConvSelf {
 		n += 3*c.D*c.D + c.D
+	}
+	if c.Ctx == CtxGRU {
+		n += c.gruSize()
 	}
 	if c.Ctx == CtxConvSelf {
 		n += SelfBuckets + c.D
@@ -135,9 +142,12 @@ func (c Config) views(p []float64) views {
 	v.wb, v.bb = take(c.D*c.cmp()), take(c.D)
 	v.w1, v.b1 = take(c.H*c.feat()), take(c.H)
 	v.w2, v.b2 = take(NumLabels*c.H), take(NumLabels)
-	if c.Ctx >= CtxConv {
+	if c.Ctx == CtxConv || c.Ctx == CtxConvSelf {
 		// Last, so that a model without the encoder keeps its layout.
 		v.wc, v.bc = take(3*c.D*c.D), take(c.D)
+	}
+	if c.Ctx == CtxGRU {
+		v.wg = take(c.gruSize())
 	}
 	if c.Ctx == CtxConvSelf {
 		v.sp, v.sg = take(SelfBuckets), take(c.D)
@@ -163,12 +173,25 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	init(v.wb, cfg.cmp(), cfg.D)
 	init(v.w1, cfg.feat(), cfg.H)
 	init(v.w2, cfg.H, NumLabels)
-	if cfg.Ctx >= CtxConv {
+	if cfg.Ctx == CtxConv || cfg.Ctx == CtxConvSelf {
 		// Small, so that the network starts close to the one without the
 		// encoder and learns how much context to add.
 		init(v.wc, 3*cfg.D, cfg.D)
 		for i := range v.wc {
 			v.wc[i] *= 0.1
+		}
+	}
+	if cfg.Ctx == CtxGRU {
+		// The input weights small, as the convolution's; the recurrent
+		// ones Glorot; the biases zero.
+		G := cfg.gruUnits()
+		for d := range 2 {
+			w, u, _ := gruDir(cfg.D, v.wg, d)
+			init(w, cfg.D, 3*G)
+			for i := range w {
+				w[i] *= 0.1
+			}
+			init(u, G, 3*G)
 		}
 	}
 	if cfg.Compose {
@@ -197,8 +220,11 @@ func (m *Model) Validate() error {
 	if c.Emb <= 0 || c.D <= 0 || c.H <= 0 || c.Emb > 4096 || c.D > 4096 || c.H > 4096 {
 		return fmt.Errorf("bad shape %+v", c)
 	}
-	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf {
+	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf && c.Ctx != CtxGRU {
 		return fmt.Errorf("unknown contextual encoder %d", c.Ctx)
+	}
+	if c.Ctx == CtxGRU && c.D%2 != 0 {
+		return fmt.Errorf("the recurrent encoder needs an even width, not %d", c.D)
 	}
 	if len(m.P) != c.Size() {
 		return fmt.Errorf("%d parameters, the shape needs %d", len(m.P), c.Size())
@@ -219,7 +245,7 @@ func (m *Model) Validate() error {
 type Cache struct {
 	n, m   int
 	pa, pb []float64 // projections n x D, m x D (post-ReLU), with a contextual encoder
-	ca, cb []float64 // the encoder's outputs n x D, m x D (post-ReLU)
+	ca, cb []float64 // the encoder's outputs n x D, m x D (post-ReLU); with the GRU its trace, n x 8G, m x 8G
 	ga, gb []float64 // the convolution's outputs n x D, m x D, with intra-sentence attention
 	sa, sb []float64 // intra-sentence attention weights n x n, m x m
 	ta, tb []float64 // intra-sentence attended vectors n x D, m x D
@@ -269,7 +295,13 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	D, K := cfg.D, NumRelations
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
-	if cfg.Ctx >= CtxConv {
+	if cfg.Ctx == CtxGRU {
+		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
+		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
+		c.ca, c.cb = grow(c.ca, n*4*D), grow(c.cb, m*4*D)
+		c.ha = gru(D, v.wg, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
+		c.hb = gru(D, v.wg, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
+	} else if cfg.Ctx >= CtxConv {
 		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
 		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
 		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)

@@ -47,6 +47,8 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf, NoAttn: true},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Compose: true},
 		{Emb: 5, D: 4, H: 5, Compose: true, NoAttn: true},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxGRU},
+		{Emb: 5, D: 6, H: 5, Ctx: CtxGRU, Compose: true},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		m := New(cfg, rng)
@@ -230,6 +232,7 @@ func TestFastMatchesForward(t *testing.T) {
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, NoAttn: true},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Compose: true},
 		{Emb: 100, D: 48, H: 64, Compose: true},
+		{Emb: 100, D: 64, H: 96, Ctx: CtxGRU},
 	} {
 		rng := rand.New(rand.NewPCG(9, 10))
 		m0, m1 := New(cfg, rng), New(cfg, rng)

@@ -124,6 +124,14 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		unselfAttend(D, v, gv, c.gb, c.sb, c.tb, dhb, dgb, m, ws)
 		dha, dhb = dga, dgb
 	}
+	if cfg.Ctx == CtxGRU {
+		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
+		ungru(D, v.wg, gv.wg, c.pa, c.ca, dha, dpa, n, ws)
+		ungru(D, v.wg, gv.wg, c.pb, c.cb, dhb, dpb, m, ws)
+		unproject(cfg, gv, in.A, c.pa, dpa)
+		unproject(cfg, gv, in.B, c.pb, dpb)
+		return
+	}
 	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
 		unconvolve(D, v.wc, gv.wc, gv.bc, c.pa, c.ca, dha, dpa, n)
@@ -168,6 +176,7 @@ type Scratch struct {
 	dz1, df, dva, dvb, dha, dhb, dat, dbt, dra, drb, du, dal, dbe []float64
 	dpa, dpb, doa, dob                                            []float64
 	dga, dgb, dsel, dt                                            []float64
+	gcarry, gda, grs, grsv, gnext                                 []float64 // ungru
 }
 
 // unselfAttend adds to dg the gradient through selfAttend given dout, and

@@ -22,6 +22,7 @@ type Fast struct {
 	wr       []float32 // relation biases of the attention logits
 	wcT, bc  []float32 // convolution, 3D x D
 	wqT, bq  []float32 // composition convolution, 3D x D (Compose)
+	gru      *fastGRU  // recurrent encoder (CtxGRU)
 	waT, ba  []float32 // claim-side comparison, cmp() x D
 	wbT, bb  []float32 // passage-side comparison, cmp() x D
 	w1, b1   []float32 // hidden layer, H x feat() (rows, as in Model)
@@ -40,6 +41,7 @@ type Cache32 struct {
 	ra, rb         []float32 // aligned relations, n x K and m x K
 	u, va, vb      []float32 // comparison inputs and outputs
 	oa, ob         []float32 // composed comparisons (Compose)
+	gx, gh, gs     []float32 // the GRU's input terms (n x 6G), recurrent terms (3G) and r ⊙ state (G)
 	f, z1          []float32
 	relb           []uint16 // n x m dense relation bits
 	c64            Cache    // for the pairs Model.Forward runs
@@ -65,6 +67,9 @@ func NewFast(m *Model) *Fast {
 	}
 	if cfg.Compose {
 		f.wqT, f.bq = transpose32(v.wq, D, 3*D), to32(v.bq)
+	}
+	if cfg.Ctx == CtxGRU {
+		f.gru = newFastGRU(D, v.wg)
 	}
 	return f
 }
@@ -183,10 +188,13 @@ func (f *Fast) encode(toks []Token, c *Cache32, proj *[]float32, out []float32) 
 	p := matMul(*proj, c.x, f.wpT, n, I, D)
 	addBiasReLU(p, f.bp)
 	*proj = p
-	if cfg.Ctx != CtxConv {
-		return append(out[:0], p...)
+	switch cfg.Ctx {
+	case CtxConv:
+		return f.convolve(c, p, f.wcT, f.bc, n, out)
+	case CtxGRU:
+		return f.gru.run(c, p, n, out)
 	}
-	return f.convolve(c, p, f.wcT, f.bc, n, out)
+	return append(out[:0], p...)
 }
 
 // convolve returns h + ReLU(conv(h)) for the n rows of h: each row's

@@ -68,8 +68,8 @@ type Config struct {
 // the one it always was, and another stream for each other member.
 func (c Config) netSeed() uint64 { return uint64(c.Seed) + uint64(c.Member)<<32 }
 
-// contextCode maps Config.Context to align.Config.Ctx.
-func contextCode(s string) (int, error) {
+// ContextCode maps Config.Context to align.Config.Ctx.
+func ContextCode(s string) (int, error) {
 	switch s {
 	case "", "conv":
 		return align.CtxConv, nil
@@ -77,8 +77,10 @@ func contextCode(s string) (int, error) {
 		return align.CtxNone, nil
 	case "convself":
 		return align.CtxConvSelf, nil
+	case "gru":
+		return align.CtxGRU, nil
 	}
-	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself or none", s)
+	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself, gru or none", s)
 }
 
 // Shards is the number of fixed parts each batch is split into; the parts
@@ -429,7 +431,7 @@ func calibLoss(model *align.Model, calib []Encoded) float64 {
 
 // net is the network's shape.
 func (c Config) net() (align.Config, error) {
-	ctx, err := contextCode(c.Context)
+	ctx, err := ContextCode(c.Context)
 	if err != nil {
 		return align.Config{}, err
 	}

@@ -92,6 +92,13 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log.String())
 		}
 	})
+	t.Run("gru", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Context: "gru"}
+		testDeterministicAndResumable(t, cfg)
+		if _, m := trainToy(t, cfg); m.Cfg.Ctx != align.CtxGRU || len(m.P) != m.Cfg.Size() {
+			t.Errorf("--context gru trained a network without the recurrent encoder: %+v", m.Cfg)
+		}
+	})
 }
 
 func testDeterministicAndResumable(t *testing.T, cfg Config) {
