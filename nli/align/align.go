@@ -295,17 +295,18 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	D, K := cfg.D, NumRelations
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
-	if cfg.Ctx == CtxGRU {
+	if cfg.Ctx >= CtxConv {
 		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
 		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
-		c.ca, c.cb = grow(c.ca, n*4*D), grow(c.cb, m*4*D)
-		c.ha = gru(D, v.wg, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
-		c.hb = gru(D, v.wg, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
-	} else if cfg.Ctx >= CtxConv {
-		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
-		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
-		c.ca, c.cb = grow(c.ca, n*D), grow(c.cb, m*D)
-		if cfg.Ctx == CtxConvSelf {
+		cw := D // per token: the convolution's ReLU outputs, or the GRU's trace (8G)
+		if cfg.Ctx == CtxGRU {
+			cw = 4 * D
+		}
+		c.ca, c.cb = grow(c.ca, n*cw), grow(c.cb, m*cw)
+		if cfg.Ctx == CtxGRU {
+			c.ha = gru(D, v.wg, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
+			c.hb = gru(D, v.wg, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
+		} else if cfg.Ctx == CtxConvSelf {
 			c.ga = convolve(D, v.wc, v.bc, c.pa, c.ca, grow(c.ga, n*D), n, &c.pad)
 			c.gb = convolve(D, v.wc, v.bc, c.pb, c.cb, grow(c.gb, m*D), m, &c.pad)
 			c.sa, c.sb = grow(c.sa, n*n), grow(c.sb, m*m)

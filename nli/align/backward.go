@@ -124,18 +124,15 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		unselfAttend(D, v, gv, c.gb, c.sb, c.tb, dhb, dgb, m, ws)
 		dha, dhb = dga, dgb
 	}
-	if cfg.Ctx == CtxGRU {
-		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
-		ungru(D, v.wg, gv.wg, c.pa, c.ca, dha, dpa, n, ws)
-		ungru(D, v.wg, gv.wg, c.pb, c.cb, dhb, dpb, m, ws)
-		unproject(cfg, gv, in.A, c.pa, dpa)
-		unproject(cfg, gv, in.B, c.pb, dpb)
-		return
-	}
 	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
-		unconvolve(D, v.wc, gv.wc, gv.bc, c.pa, c.ca, dha, dpa, n)
-		unconvolve(D, v.wc, gv.wc, gv.bc, c.pb, c.cb, dhb, dpb, m)
+		if cfg.Ctx == CtxGRU {
+			ungru(D, v.wg, gv.wg, c.pa, c.ca, dha, dpa, n, ws)
+			ungru(D, v.wg, gv.wg, c.pb, c.cb, dhb, dpb, m, ws)
+		} else {
+			unconvolve(D, v.wc, gv.wc, gv.bc, c.pa, c.ca, dha, dpa, n)
+			unconvolve(D, v.wc, gv.wc, gv.bc, c.pb, c.cb, dhb, dpb, m)
+		}
 		unproject(cfg, gv, in.A, c.pa, dpa)
 		unproject(cfg, gv, in.B, c.pb, dpb)
 		return

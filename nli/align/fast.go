@@ -41,7 +41,7 @@ type Cache32 struct {
 	ra, rb         []float32 // aligned relations, n x K and m x K
 	u, va, vb      []float32 // comparison inputs and outputs
 	oa, ob         []float32 // composed comparisons (Compose)
-	gx, gh, gs     []float32 // the GRU's input terms (n x 6G), recurrent terms (3G) and r ⊙ state (G)
+	gx, gh, gs     []float32 // the GRU's input terms (n x 6G), a step's recurrent terms (2G) and its z, r ⊙ state, state before and after (4G)
 	f, z1          []float32
 	relb           []uint16 // n x m dense relation bits
 	c64            Cache    // for the pairs Model.Forward runs

@@ -28,18 +28,21 @@ import (
 // gruUnits is G, the units of one direction.
 func (c Config) gruUnits() int { return c.D / 2 }
 
-// gruSize is the number of the encoder's parameters: per direction, W
+// gruSize is the number of the encoder's parameters, both directions.
+func (c Config) gruSize() int { return 2 * gruDirSize(c.D) }
+
+// gruDirSize is the number of one direction's parameters at width D: W
 // (3G x D), U (3G x G) and b (3G).
-func (c Config) gruSize() int {
-	G := c.gruUnits()
-	return 2 * (3*G*c.D + 3*G*G + 3*G)
+func gruDirSize(D int) int {
+	G := D / 2
+	return 3*G*D + 3*G*G + 3*G
 }
 
 // gruDir returns direction d's W, U and b from the encoder's parameters
 // (laid out W, U, b for direction 0, then for direction 1).
 func gruDir(D int, p []float64, d int) (w, u, b []float64) {
 	G := D / 2
-	per := 3*G*D + 3*G*G + 3*G
+	per := gruDirSize(D)
 	p = p[d*per : (d+1)*per]
 	return p[:3*G*D], p[3*G*D : 3*G*D+3*G*G], p[3*G*D+3*G*G:]
 }
@@ -150,9 +153,7 @@ func ungru(D int, wg, gw, p, trace, dout, dp []float64, n int, ws *Scratch) {
 					da[G+k] = drs[k] * prev[k] * r[k] * (1 - r[k]) // reset gate
 				}
 			} else {
-				for k := range G {
-					da[G+k] = 0
-				}
+				clear(da[G : 2*G])
 			}
 			// The state before this step gets z ⊙ ds, r ⊙ drs and the
 			// gates' recurrent terms; it becomes the carry.
