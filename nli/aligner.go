@@ -39,6 +39,10 @@ type Aligner struct {
 	// (model/builtin.json.gz): its probabilities weigh OldWeight, the
 	// network's 1 - OldWeight.
 	OldWeight float64 `json:"old_weight,omitempty"`
+	// Vocab is the tuned words of the networks (align.Config.Words), in
+	// the order of their rows: a token whose lower-case form is Vocab[i]
+	// reads row i. None when no network tunes words.
+	Vocab []string `json:"vocab,omitempty"`
 	// Info describes how the model was made, for people.
 	Info map[string]string `json:"info,omitempty"`
 
@@ -50,15 +54,16 @@ type Aligner struct {
 }
 
 // NewAligner wraps trained networks (at least one): one, or an ensemble
-// whose first network carries the calibration (see [Aligner.Members]).
-func NewAligner(nets []*align.Model, rules bool, info map[string]string) *Aligner {
-	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Rules: rules, Info: info}
+// whose first network carries the calibration (see [Aligner.Members]);
+// vocab is their tuned words (see [Aligner.Vocab]).
+func NewAligner(nets []*align.Model, vocab []string, rules bool, info map[string]string) *Aligner {
+	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Vocab: vocab, Rules: rules, Info: info}
 	a.init()
 	return a
 }
 
 func (a *Aligner) init() {
-	a.enc = newEncoder(false)
+	a.enc = newEncoder(false, a.Vocab)
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))
@@ -113,6 +118,14 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 			return nil, fmt.Errorf("read model: ensemble member %d: %w", i+1, err)
 		}
 	}
+	if len(a.Vocab) > align.MaxWords {
+		return nil, fmt.Errorf("read model: %d tuned words, at most %d", len(a.Vocab), align.MaxWords)
+	}
+	for i, n := range append([]*align.Model{a.Net}, a.Members...) {
+		if w := n.Cfg.Words; w != 0 && w != len(a.Vocab) {
+			return nil, fmt.Errorf("read model: network %d tunes %d words, the vocabulary has %d", i+1, w, len(a.Vocab))
+		}
+	}
 	if a.OldWeight < 0 || a.OldWeight >= 1 {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
 	}
@@ -165,7 +178,7 @@ func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
 // WithOld returns a copy of a that mixes in the previous feature model m
 // with weight w (0 for none).
 func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
-	b := NewAligner(a.nets, a.Rules, a.Info)
+	b := NewAligner(a.nets, a.Vocab, a.Rules, a.Info)
 	b.OldWeight, b.old = w, m
 	if w <= 0 {
 		b.OldWeight, b.old = 0, nil
@@ -178,8 +191,17 @@ func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
 // goroutine.
 type Encoder struct{ e *encoder }
 
-// NewEncoder returns an encoder for training.
-func NewEncoder() *Encoder { return &Encoder{newEncoder(true)} }
+// NewEncoder returns an encoder for training whose tokens read the rows
+// of the tuned words vocab (none for nil).
+func NewEncoder(vocab []string) *Encoder { return &Encoder{newEncoder(true, vocab)} }
+
+// Words calls f with each word of text that the model reads as a token, in
+// lower case: the words a vocabulary of tuned words is drawn from.
+func (e *Encoder) Words(text string, f func(string)) {
+	for _, tk := range e.e.side(analyse(text), maxPassageTokens).toks {
+		f(tk.Lower)
+	}
+}
 
 // Encode returns the network input of a pair, the passage cut to the
 // first words the model reads.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,12 +173,53 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// TestAlignerTunedWords: a network's tuned words reach the judge through
+// the file's vocabulary. With a zero correction the judgments are the
+// untuned network's; a correction of "tower" changes the pairs that
+// contain it and no other.
+func TestAlignerTunedWords(t *testing.T) {
+	a := loadAligner(t)
+	net := *a.Net
+	net.Cfg.Words = 2
+	net.P = append(slices.Clone(a.Net.P), make([]float64, 2*net.Cfg.D)...)
+	roundTrip := func(b *Aligner) *Aligner {
+		var buf bytes.Buffer
+		if err := b.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ReadAligner(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := NewAligner([]*align.Model{a.Net}, nil, false, nil)
+	zero := roundTrip(NewAligner([]*align.Model{&net}, []string{"tower", "bridge"}, false, nil))
+	tower := [2]string{"The tower is 300 metres tall.", "The tower is 330 metres tall."}
+	other := [2]string{"Exports rose by 8 percent in 2023.", "Exports fell 8 percent in 2023."}
+	for _, p := range [][2]string{tower, other} {
+		if got, want := zero.Predict(p[0], p[1]), plain.Predict(p[0], p[1]); got != want {
+			t.Errorf("%q: zero corrections judge %+v, the untuned network %+v", p, got, want)
+		}
+	}
+	for k := range net.Cfg.D {
+		net.P[len(a.Net.P)+k] = 3 // "tower"'s row
+	}
+	moved := roundTrip(NewAligner([]*align.Model{&net}, []string{"tower", "bridge"}, false, nil))
+	if got, was := moved.Predict(tower[0], tower[1]), plain.Predict(tower[0], tower[1]); got == was {
+		t.Errorf("a correction of \"tower\" left %q judged as before: %+v", tower, got)
+	}
+	if got, want := moved.Predict(other[0], other[1]), plain.Predict(other[0], other[1]); got != want {
+		t.Errorf("a correction of \"tower\" changed a pair without it: %+v, was %+v", got, want)
+	}
+}
+
 // TestReadAlignerMembers checks the ensemble's members on reading: each is
 // validated and named in the error, and their number is bounded.
 func TestReadAlignerMembers(t *testing.T) {
 	a := loadAligner(t)
 	save := func(members []*align.Model) string {
-		b := NewAligner([]*align.Model{a.Net}, a.Rules, a.Info)
+		b := NewAligner([]*align.Model{a.Net}, a.Vocab, a.Rules, a.Info)
 		b.Members = members
 		var buf bytes.Buffer
 		if err := b.Save(&buf); err != nil {
@@ -189,6 +231,9 @@ func TestReadAlignerMembers(t *testing.T) {
 	short.P = short.P[:10]
 	wide := &align.Model{Cfg: align.Config{Emb: 50, D: 4, H: 4}, Temperature: 1}
 	wide.P = make([]float64, wide.Cfg.Size())
+	tuned := &align.Model{Cfg: a.Net.Cfg, Temperature: 1}
+	tuned.Cfg.Words = 3
+	tuned.P = make([]float64, tuned.Cfg.Size())
 	many := make([]*align.Model, maxMembers+1)
 	for i := range many {
 		many[i] = a.Net
@@ -202,6 +247,7 @@ func TestReadAlignerMembers(t *testing.T) {
 		{"empty member", []*align.Model{nil}, "ensemble member 1 is empty"},
 		{"too many", many, "at most"},
 		{"other word vectors", []*align.Model{wide}, "network 2 reads 50-dimensional word vectors, the shipped ones have 100"},
+		{"tuned words without their vocabulary", []*align.Model{tuned}, "network 2 tunes 3 words, the vocabulary has 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

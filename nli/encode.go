@@ -91,9 +91,10 @@ var timeWords = set("before", "after", "since", "until", "till", "during", "earl
 // remembers word vectors and WordNet analyses (training); without it, it
 // is safe for concurrent use.
 type encoder struct {
-	vecs *wordvec.Table
-	wn   *wordvec.WordNet
-	memo *encodeMemo
+	vecs  *wordvec.Table
+	wn    *wordvec.WordNet
+	memo  *encodeMemo
+	words map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
 }
 
 type encodeMemo struct {
@@ -101,8 +102,14 @@ type encodeMemo struct {
 	info map[string]*wordvec.WordInfo
 }
 
-func newEncoder(memo bool) *encoder {
+func newEncoder(memo bool, vocab []string) *encoder {
 	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet()}
+	if len(vocab) > 0 {
+		e.words = make(map[string]int32, len(vocab))
+		for i, w := range vocab {
+			e.words[w] = int32(i + 1)
+		}
+	}
 	if memo {
 		e.memo = &encodeMemo{vec: map[string][]float32{}, info: map[string]*wordvec.WordInfo{}}
 	}
@@ -324,7 +331,7 @@ func (e *encoder) token(tk token, chans uint16) align.Token {
 	if v == nil {
 		chans |= 1 << chOOV
 	}
-	return align.Token{Vec: v, Chan: chans}
+	return align.Token{Vec: v, Chan: chans, Word: e.words[tk.Lower]}
 }
 
 // Ablate removes one part of an input, for the ablation study of 'verity

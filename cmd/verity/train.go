@@ -12,6 +12,7 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/nli/train"
 	"github.com/verity-fc/verity/scoring"
 )
@@ -79,6 +80,12 @@ the shipped model was not trained with them (README, "Latest round").`,
 			if cfg.Dropout < 0 || cfg.Dropout >= 1 {
 				return &evidence.InputError{Field: "dropout", Message: fmt.Sprintf("--dropout %g: want a probability in [0, 1)", cfg.Dropout)}
 			}
+			if cfg.TuneWords < 0 || cfg.TuneWords > align.MaxWords {
+				return &evidence.InputError{Field: "tune-words", Message: fmt.Sprintf("--tune-words %d: want 0 to %d", cfg.TuneWords, align.MaxWords)}
+			}
+			if cfg.WordDecay < 0 || cfg.WordDecay > 100 || (cfg.WordDecay > 0 && cfg.TuneWords == 0) {
+				return &evidence.InputError{Field: "word-decay", Message: fmt.Sprintf("--word-decay %g: want 0 to 100, and --tune-words with it", cfg.WordDecay)}
+			}
 			if oldWeight != -1 && (oldWeight < 0 || oldWeight >= 1) {
 				return &evidence.InputError{Field: "old-weight", Message: fmt.Sprintf("--old-weight %g: want a weight in [0, 1), or -1 to choose it", oldWeight)}
 			}
@@ -102,6 +109,8 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.IntVar(&cfg.D, "d", 0, "token projection width (0 = default)")
 	fl.IntVar(&cfg.H, "hidden", 0, "hidden units (0 = default)")
 	fl.BoolVar(&cfg.Negate, "negate", false, "also train on negated claims: each training pair labelled entailment or neutral with \"not\" after its claim's first auxiliary (entailment becomes contradiction, neutral stays)")
+	fl.IntVar(&cfg.TuneWords, "tune-words", 0, "learn a correction of the word vectors of at most this many of the training split's most frequent words (0 = none)")
+	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

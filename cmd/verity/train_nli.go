@@ -46,7 +46,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		c := counts[name]
 		logf("%-26s train %6d  calibration %5d  development %5d", name, c[0], c[1], c[2])
 	}
-	data, err := train.Encode(ctx, exs, cfg.Ablate, logf)
+	if cfg.TuneWords > 0 {
+		cfg.Vocab = train.Vocabulary(exs, cfg.TuneWords)
+		logf("tuned words: %d (of at most %d; each seen at least %d times in the training split)", len(cfg.Vocab), cfg.TuneWords, train.MinWordCount)
+	}
+	data, err := train.Encode(ctx, exs, cfg.Ablate, cfg.Vocab, logf)
 	if err != nil {
 		return err
 	}
@@ -107,7 +111,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		weights = []float64{oldWeight}
 	}
 	for _, w := range weights {
-		a := nli.NewAligner(nets, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
+		a := nli.NewAligner(nets, cfg.Vocab, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
 		sc, err := calibScore(a)
 		if err != nil {
 			return err

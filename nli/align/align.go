@@ -34,11 +34,13 @@ const (
 	NumLabels    = 3
 )
 
-// Token is one token's input: its word vector (nil when unknown) and its
-// channel bits.
+// Token is one token's input: its word vector (nil when unknown), its
+// channel bits and its row in the model's table of tuned words (1-based;
+// 0 for a word without one, see Config.Words).
 type Token struct {
 	Vec  []float32
 	Chan uint16
+	Word int32
 }
 
 // Rel is the relation bits of claim token I and passage token J.
@@ -75,7 +77,16 @@ type Config struct {
 	// that a comparison sees its neighbours' ("not" before an aligned
 	// word) before the sentence is pooled.
 	Compose bool `json:"compose,omitempty"`
+	// Words is the number of tuned words: each has D learned weights
+	// added to its tokens' projections before the ReLU, a correction of
+	// its fixed word vector learned from the training pairs (a token's
+	// Word numbers its row; tokens of other words get none). The words
+	// themselves are the caller's (nli.Aligner.Vocab).
+	Words int `json:"words,omitempty"`
 }
+
+// MaxWords bounds Config.Words.
+const MaxWords = 1 << 18
 
 // Contextual encoders (Config.Ctx).
 const (
@@ -110,6 +121,7 @@ type views struct {
 	sp, sg                                     []float64 // intra-sentence attention: position biases, gate (Ctx == CtxConvSelf)
 	wq, bq                                     []float64 // composition convolution (Compose)
 	wg                                         []float64 // recurrent encoder, both directions (Ctx == CtxGRU; gruDir)
+	we                                         []float64 // tuned words' projection corrections, Words x D
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -131,7 +143,7 @@ func (c Config) Size() int {
 	if c.Compose {
 		n += 3*c.D*c.D + c.D
 	}
-	return n
+	return n + c.Words*c.D
 }
 
 func (c Config) views(p []float64) views {
@@ -155,6 +167,7 @@ func (c Config) views(p []float64) views {
 	if c.Compose {
 		v.wq, v.bq = take(3*c.D*c.D), take(c.D)
 	}
+	v.we = take(c.Words * c.D) // zero at the start: the fixed vectors as they are
 	return v
 }
 
@@ -222,6 +235,9 @@ func (m *Model) Validate() error {
 	}
 	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf && c.Ctx != CtxGRU {
 		return fmt.Errorf("unknown contextual encoder %d", c.Ctx)
+	}
+	if c.Words < 0 || c.Words > MaxWords {
+		return fmt.Errorf("%d tuned words, want 0 to %d", c.Words, MaxWords)
 	}
 	if c.Ctx == CtxGRU && c.D%2 != 0 {
 		return fmt.Errorf("the recurrent encoder needs an even width, not %d", c.D)
@@ -461,10 +477,22 @@ func project(cfg Config, v views, toks []Token, h []float64, c *Cache) []float64
 			for b := tk.Chan; b != 0; b &= b - 1 {
 				s += row[cfg.Emb+trailing(b)]
 			}
+			if w := cfg.word(tk); w >= 0 {
+				s += v.we[w*D+k]
+			}
 			ht[k] = relu(s)
 		}
 	}
 	return h
+}
+
+// word is the 0-based row of tk's tuned word, or -1 for none (including
+// a row beyond the table, from a vocabulary larger than the network's).
+func (c Config) word(tk Token) int {
+	if tk.Word <= 0 || int(tk.Word) > c.Words {
+		return -1
+	}
+	return int(tk.Word) - 1
 }
 
 // convolve writes out = h + ReLU(conv(h)) for the n rows of h (zero

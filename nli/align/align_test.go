@@ -34,6 +34,21 @@ func randInput(rng *rand.Rand, emb, n, m int) *Input {
 	return in
 }
 
+// withWords gives in's tokens tuned-word rows 0 (none) to words+1 (beyond
+// the table, also none), drawn from rng; without tuned words in is left
+// alone, so the other configurations see the inputs they always did.
+func withWords(rng *rand.Rand, in *Input, words int) *Input {
+	if words == 0 {
+		return in
+	}
+	for _, s := range [][]Token{in.A, in.B} {
+		for i := range s {
+			s[i].Word = int32(rng.IntN(words + 2))
+		}
+	}
+	return in
+}
+
 // TestGradient checks Backward against central finite differences of Loss
 // for every parameter, with attention and without, for a single label and
 // for a set of labels.
@@ -49,6 +64,7 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Compose: true, NoAttn: true},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxGRU},
 		{Emb: 5, D: 6, H: 5, Ctx: CtxGRU, Compose: true},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Words: 3},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		m := New(cfg, rng)
@@ -56,7 +72,7 @@ func TestGradient(t *testing.T) {
 			m.P[i] += 0.1 * rng.NormFloat64()
 		}
 		for trial, target := range []uint8{1, 2, 6} {
-			in := randInput(rng, cfg.Emb, 3+trial, 4)
+			in := withWords(rng, randInput(rng, cfg.Emb, 3+trial, 4), cfg.Words)
 			loss := func() float64 {
 				l, _ := Loss(m.Forward(in, nil), target)
 				return l
@@ -233,6 +249,7 @@ func TestFastMatchesForward(t *testing.T) {
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Compose: true},
 		{Emb: 100, D: 48, H: 64, Compose: true},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxGRU},
+		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Words: 7},
 	} {
 		rng := rand.New(rand.NewPCG(9, 10))
 		m0, m1 := New(cfg, rng), New(cfg, rng)
@@ -245,7 +262,7 @@ func TestFastMatchesForward(t *testing.T) {
 		f0, f1 := NewFast(m0), NewFast(m1)
 		var c Cache32
 		for _, nm := range [][2]int{{8, 18}, {1, 1}, {12, 40}, {0, 5}, {3, 0}, {30, 2}} {
-			in := randInput(rng, 100, nm[0], nm[1])
+			in := withWords(rng, randInput(rng, 100, nm[0], nm[1]), cfg.Words)
 			want := m0.Forward(in, nil)
 			got, gotNew := f0.Forward(in, &c), f0.Forward(in, nil)
 			for k := range want {

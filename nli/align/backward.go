@@ -274,6 +274,9 @@ func unproject(cfg Config, gv views, toks []Token, h, dh []float64) {
 			for b := tk.Chan; b != 0; b &= b - 1 {
 				row[cfg.Emb+trailing(b)] += g
 			}
+			if w := cfg.word(tk); w >= 0 {
+				gv.we[w*D+k] += g
+			}
 		}
 	}
 }

@@ -27,6 +27,7 @@ type Fast struct {
 	wbT, bb  []float32 // passage-side comparison, cmp() x D
 	w1, b1   []float32 // hidden layer, H x feat() (rows, as in Model)
 	w2T, b2  []float32 // output layer, H x NumLabels
+	we       []float32 // tuned words' corrections, Words x D
 	fallback bool      // run m.Forward instead
 }
 
@@ -71,6 +72,7 @@ func NewFast(m *Model) *Fast {
 	if cfg.Ctx == CtxGRU {
 		f.gru = newFastGRU(D, v.wg)
 	}
+	f.we = to32(v.we)
 	return f
 }
 
@@ -186,6 +188,11 @@ func (f *Fast) encode(toks []Token, c *Cache32, proj *[]float32, out []float32) 
 		}
 	}
 	p := matMul(*proj, c.x, f.wpT, n, I, D)
+	for t, tk := range toks {
+		if w := cfg.word(tk); w >= 0 {
+			vek32.Add_Inplace(p[t*D:(t+1)*D], f.we[w*D:(w+1)*D])
+		}
+	}
 	addBiasReLU(p, f.bp)
 	*proj = p
 	switch cfg.Ctx {

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -54,6 +55,17 @@ type Config struct {
 	// ('verity train nli --negate'); it is recorded in the model's
 	// information.
 	Negate bool
+	// TuneWords, when positive, learns a correction of the word vectors
+	// of at most that many of the training split's most frequent words
+	// (align.Config.Words); Vocab is the words, which Vocabulary draws
+	// and Encode and Train are given.
+	TuneWords int
+	Vocab     []string
+	// WordDecay, when positive, shrinks the tuned words' corrections
+	// towards zero by lr*WordDecay of themselves every step (decoupled
+	// weight decay, Loshchilov and Hutter, 2019): a word whose batches
+	// disagree about its correction keeps little of it.
+	WordDecay float64
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -139,13 +151,13 @@ type Encoded struct {
 }
 
 // Encode computes the inputs of examples, applying the ablation.
-func Encode(ctx context.Context, exs []Example, ablate string, logf func(string, ...any)) ([]Encoded, error) {
+func Encode(ctx context.Context, exs []Example, ablate string, vocab []string, logf func(string, ...any)) ([]Encoded, error) {
 	weights := setWeights()
 	out := make([]Encoded, len(exs))
 	start := time.Now()
 	var done atomic.Int64
 	sharded(len(exs), func(shard, lo, hi int) {
-		enc := nli.NewEncoder()
+		enc := nli.NewEncoder(vocab)
 		for i := lo; i < hi; i++ {
 			if (i-lo)%5000 == 0 && ctx.Err() != nil {
 				return
@@ -210,7 +222,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -287,7 +299,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 			wSum += bw
 			if bw > 0 {
 				ck.Step++
-				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw)
+				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw, len(model.P)-acfg.Words*acfg.D, cfg.WordDecay)
 			}
 			if n := b / cfg.BatchSize; n > 0 && n%500 == 0 {
 				done := float64(b) / float64(len(order))
@@ -356,6 +368,23 @@ func composeKey(on bool) string {
 	return " compose"
 }
 
+// wordsKey is the checkpoint key's part for the tuned words: empty
+// without them, so that earlier checkpoints still resume.
+func wordsKey(vocab []string, decay float64) string {
+	if len(vocab) == 0 {
+		return ""
+	}
+	if decay > 0 {
+		return wordsKey(vocab, 0) + fmt.Sprintf(" word-decay=%g", decay)
+	}
+	h := fnv.New64a()
+	for _, w := range vocab {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf(" words=%d/%x", len(vocab), h.Sum64())
+}
+
 // memberKey is the checkpoint key's part for the ensemble member: empty
 // for member 0, so that its checkpoints are a single network's.
 func memberKey(k int) string {
@@ -382,8 +411,12 @@ func writeCheckpoint(path string, ck *checkpoint) error {
 }
 
 // adamStep applies one Adam update with the gradient scaled by scale and
-// its global norm clipped to 5.
-func adamStep(p, g, m, v []float64, step int, lr, scale float64) {
+// its global norm clipped to 5. From index flush on (the tuned words'
+// rows) moments that have decayed below 1e-30 become zero: a row that no
+// batch touches for thousands of steps would otherwise decay into
+// subnormal numbers, which the CPU handles many times slower (epochs
+// took twice as long); its next update is then zero, as it nearly was.
+func adamStep(p, g, m, v []float64, step int, lr, scale float64, flush int, decay float64) {
 	const b1, b2, eps, clip = 0.9, 0.999, 1e-8, 5.0
 	norm := 0.0
 	for _, x := range g {
@@ -399,6 +432,15 @@ func adamStep(p, g, m, v []float64, step int, lr, scale float64) {
 		gi := g[i] * scale
 		m[i] = b1*m[i] + (1-b1)*gi
 		v[i] = b2*v[i] + (1-b2)*gi*gi
+		if i >= flush && math.Abs(m[i]) < 1e-30 {
+			m[i] = 0
+			if v[i] < 1e-30 {
+				v[i] = 0
+			}
+		}
+		if i >= flush && decay > 0 {
+			p[i] -= lr * decay * p[i]
+		}
 		p[i] -= lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + eps)
 	}
 }
@@ -435,7 +477,7 @@ func (c Config) net() (align.Config, error) {
 	if err != nil {
 		return align.Config{}, err
 	}
-	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose}, nil
+	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose, Words: len(c.Vocab)}, nil
 }
 
 // Calibrate fits the temperature and per-class bias of an ensemble (one
@@ -551,6 +593,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Negate {
 		info["negated"] = "true"
+	}
+	if len(cfg.Vocab) > 0 {
+		info["tuned_words"] = strconv.Itoa(len(cfg.Vocab))
+		if cfg.WordDecay > 0 {
+			info["word_decay"] = strconv.FormatFloat(cfg.WordDecay, 'g', -1, 64)
+		}
 	}
 	return info
 }

@@ -39,7 +39,7 @@ func toyData() []Example {
 
 func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 	t.Helper()
-	data, err := Encode(context.Background(), toyData(), cfg.Ablate, t.Logf)
+	data, err := Encode(context.Background(), toyData(), cfg.Ablate, cfg.Vocab, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 func saved(t *testing.T, m *align.Model) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := nli.NewAligner([]*align.Model{m}, false, nil).Save(&buf); err != nil {
+	if err := nli.NewAligner([]*align.Model{m}, nil, false, nil).Save(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -92,6 +92,40 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log.String())
 		}
 	})
+	t.Run("words", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Vocab: Vocabulary(toyData(), 4)}
+		testDeterministicAndResumable(t, cfg)
+		data, m := trainToy(t, cfg)
+		if m.Cfg.Words != len(cfg.Vocab) || len(m.P) != m.Cfg.Size() {
+			t.Fatalf("a network tuning %d words has shape %+v", len(cfg.Vocab), m.Cfg)
+		}
+		// Every tuned word's row has learned something: the words are the
+		// toy's frequent ones, read in every pair.
+		D, rows := m.Cfg.D, m.P[len(m.P)-m.Cfg.Words*m.Cfg.D:]
+		for i, w := range cfg.Vocab {
+			if slices.Equal(rows[i*D:(i+1)*D], make([]float64, D)) {
+				t.Errorf("tuned word %q kept a zero correction", w)
+			}
+		}
+		// Decay keeps the corrections smaller.
+		decayed := cfg
+		decayed.WordDecay = 20
+		_, md := trainToy(t, decayed)
+		norm := func(m *align.Model) (s float64) {
+			for _, x := range m.P[len(m.P)-m.Cfg.Words*m.Cfg.D:] {
+				s += x * x
+			}
+			return s
+		}
+		if nd, n := norm(md), norm(m); !(nd < 0.8*n) {
+			t.Errorf("with --word-decay the corrections' squared norm is %.3g, without %.3g", nd, n)
+		}
+		// Tokens read their rows: "exports" is in every claim.
+		row := int32(slices.Index(cfg.Vocab, "exports") + 1)
+		if row == 0 || data[0].In.A[0].Word != row {
+			t.Errorf("vocabulary %q: the first claim token reads row %d, want %d", cfg.Vocab, data[0].In.A[0].Word, row)
+		}
+	})
 	t.Run("gru", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Context: "gru"}
 		testDeterministicAndResumable(t, cfg)
@@ -99,6 +133,32 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 			t.Errorf("--context gru trained a network without the recurrent encoder: %+v", m.Cfg)
 		}
 	})
+}
+
+// TestVocabulary: the tuned words are the training split's most frequent
+// words the model reads, at least MinWordCount times each, most frequent
+// first; words of the other splits do not count.
+func TestVocabulary(t *testing.T) {
+	exs := toyData()
+	got := Vocabulary(exs, 3)
+	if len(got) != 3 || got[0] != "exports" {
+		t.Fatalf("Vocabulary(toy, 3) = %q, want 3 words led by \"exports\" (in every pair)", got)
+	}
+	all := Vocabulary(exs, 1000)
+	if !slices.Equal(all[:3], got) || slices.Contains(all, "in") || slices.Contains(all, "the") {
+		t.Errorf("Vocabulary(toy, 1000) = %q: not a longer list of the same order, or it holds function words", all)
+	}
+	for i := range exs {
+		if exs[i].Split != SplitTrain {
+			exs[i].Claim = "Zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins zeppelins."
+		}
+	}
+	if w := Vocabulary(exs, 1000); slices.Contains(w, "zeppelins") {
+		t.Errorf("a word of the calibration and development claims only was tuned: %q", w)
+	}
+	if w := Vocabulary(exs, 0); w != nil {
+		t.Errorf("Vocabulary(k=0) = %q, want none", w)
+	}
 }
 
 func testDeterministicAndResumable(t *testing.T, cfg Config) {
