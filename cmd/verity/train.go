@@ -111,6 +111,7 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.BoolVar(&cfg.Negate, "negate", false, "also train on negated claims: each training pair labelled entailment or neutral with \"not\" after its claim's first auxiliary (entailment becomes contradiction, neutral stays)")
 	fl.IntVar(&cfg.TuneWords, "tune-words", 0, "learn a correction of the word vectors of at most this many of the training split's most frequent words (0 = none)")
 	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
+	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

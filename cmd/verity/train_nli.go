@@ -23,7 +23,7 @@ const scoreNoise = 0.005
 // oldWeight, unless -1, fixes the feature model's weight in the ensemble.
 func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, oldWeight float64, out, devDir, report string) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
-	exs, err := train.Load(cfg.DataDir, max(cfg.Seed, 1))
+	exs, err := train.LoadWith(cfg.DataDir, max(cfg.Seed, 1), cfg.Titles)
 	if err != nil {
 		return err
 	}

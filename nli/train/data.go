@@ -71,6 +71,9 @@ type ExtraFile struct {
 	// development pairs are left out, so that no figure and no
 	// temperature rests on them.
 	Noisy bool
+	// WikiTitles marks a file whose rows' title is the Wikipedia page of
+	// the evidence: with titles (LoadWith) it goes before the passage.
+	WikiTitles bool
 }
 
 // path returns the file's path under trainDir.
@@ -85,7 +88,7 @@ func (f ExtraFile) path(trainDir string) string {
 // on. Breaking NLI was built as a test set: it is never trained on and
 // is reported whole.
 var ExtraFiles = []ExtraFile{
-	{Name: "fm2_dev", Weight: 2, Licence: "Apache-2.0; evidence Wikipedia CC BY-SA"},
+	{Name: "fm2_dev", Weight: 2, WikiTitles: true, Licence: "Apache-2.0; evidence Wikipedia CC BY-SA"},
 	{Name: "check_covid_train", Weight: 1.5, Licence: "MIT"},
 	{Name: "covidfact", Weight: 0.5, Licence: "unspecified"},
 	{Name: "healthver", Weight: 1, Licence: "unspecified"},
@@ -129,6 +132,7 @@ type extraRow struct {
 	Label     string   `json:"label"`
 	OrigLabel string   `json:"orig_label"`
 	BodyID    *int     `json:"body_id"`
+	Title     string   `json:"title"`
 }
 
 func target(label string) (uint8, error) {
@@ -147,8 +151,13 @@ func target(label string) (uint8, error) {
 
 // Load reads every set: the base sets of dir (nli.LoadSets, plus the
 // other-subject pairs) and, when dir/train exists, the extra files.
-func Load(dir string, seed int64) ([]Example, error) {
-	sets, err := LoadSets(dir, seed)
+func Load(dir string, seed int64) ([]Example, error) { return LoadWith(dir, seed, false) }
+
+// LoadWith is Load; with titles, the passages of the sets drawn from
+// Wikipedia (FEVER and the pairs built from it, VitaminC, FoolMeTwice)
+// open with their page's title ('verity train nli --titles').
+func LoadWith(dir string, seed int64, titles bool) ([]Example, error) {
+	sets, _, err := loadSets(dir, seed, true, titles)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +174,7 @@ func Load(dir string, seed int64) ([]Example, error) {
 	if st, err := os.Stat(trainDir); err != nil || !st.IsDir() {
 		return out, nil
 	}
-	ex, err := loadExtras(trainDir, seed)
+	ex, err := loadExtras(trainDir, seed, titles)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +183,7 @@ func Load(dir string, seed int64) ([]Example, error) {
 
 // loadExtras reads the ExtraFiles of trainDir, in their order, and groups
 // each file's pairs with those of the file it names in GroupWith.
-func loadExtras(trainDir string, seed int64) ([]Example, error) {
+func loadExtras(trainDir string, seed int64, titles bool) ([]Example, error) {
 	byName := map[string]ExtraFile{}
 	for _, f := range ExtraFiles {
 		if g, ok := byName[f.GroupWith]; f.GroupWith != "" && (!ok || g.GroupWith != "") {
@@ -187,6 +196,13 @@ func loadExtras(trainDir string, seed int64) ([]Example, error) {
 		r, err := readExtra(f.path(trainDir), f.Name, seed)
 		if err != nil {
 			return nil, err
+		}
+		if titles && f.WikiTitles {
+			for k := range r {
+				if len(r[k].Evidence) > 0 {
+					r[k].Evidence[0] = titled(r[k].Title, r[k].Evidence[0])
+				}
+			}
 		}
 		rows[i] = r
 	}

@@ -133,8 +133,52 @@ func readRows(path string, fn func(row) error) error {
 //
 // A missing file is an error naming it.
 func LoadSets(dir string, seed int64) (Sets, error) {
-	sets, _, err := loadSets(dir, seed, true)
+	sets, _, err := loadSets(dir, seed, true, false)
 	return sets, err
+}
+
+// pageTitle turns a Wikipedia page name of the data ("Soul_Food_-LRB-film-RRB-")
+// into its title ("Soul Food (film)").
+func pageTitle(page string) string {
+	return strings.TrimSpace(ptbBrackets.Replace(strings.ReplaceAll(page, "_", " ")))
+}
+
+var ptbBrackets = strings.NewReplacer("-LRB-", "(", "-RRB-", ")", "-LSB-", "[", "-RSB-", "]", "-LCB-", "{", "-RCB-", "}", "-COLON-", ":")
+
+// titled puts the title of a passage's Wikipedia page before it as a
+// sentence of its own ("Damon Albarn. His debut solo studio album ..."):
+// FEVER's and VitaminC's evidence sentences often name their subject only
+// in the page's title (a pronoun, or nothing), as a retrieved passage
+// carries its document's title.
+func titled(title, passage string) string {
+	if title = pageTitle(title); title == "" {
+		return passage
+	}
+	return title + ". " + passage
+}
+
+// feverPassage joins a FEVER claim's evidence sentences; with titles,
+// the titles of their pages come first, each once. (The data lists the
+// sentences' pages in another order than the sentences, so a title cannot
+// be put before its own sentence.)
+func feverPassage(r row, titles bool) string {
+	passage := strings.Join(r.Evidence, " ")
+	if !titles {
+		return passage
+	}
+	var pages []string
+	for _, id := range r.EvidenceIDs {
+		if len(id) == 0 {
+			continue
+		}
+		if page, _ := id[0].(string); page != "" && !slices.Contains(pages, page) {
+			pages = append(pages, page)
+		}
+	}
+	for i := len(pages) - 1; i >= 0; i-- {
+		passage = titled(pages[i], passage)
+	}
+	return passage
 }
 
 // claimRow is a FEVER claim with its group and split.
@@ -146,7 +190,9 @@ type claimRow struct {
 // loadSets is LoadSets; it also returns every FEVER claim with its split,
 // and without neutrals it leaves out the neutral pairs built from FEVER
 // claims (SetSamePage, SetRandom), the costly part.
-func loadSets(dir string, seed int64, neutrals bool) (Sets, []claimRow, error) {
+// With titles, FEVER's and VitaminC's passages get their Wikipedia page's
+// title first (titled).
+func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, error) {
 	sets := Sets{}
 	add := func(name string, p Pair, s Split) {
 		v := sets[name]
@@ -170,7 +216,7 @@ func loadSets(dir string, seed int64, neutrals bool) (Sets, []claimRow, error) {
 		if l == nli.Neutral || len(r.Evidence) == 0 {
 			return nil
 		}
-		passage := strings.Join(r.Evidence, " ")
+		passage := feverPassage(r, titles)
 		ownPassage[r.Claim+"\x00"+passage] = true
 		add(SetFEVER, Pair{Claim: r.Claim, Passage: passage, Label: l, Group: group}, s)
 		return nil
@@ -188,7 +234,11 @@ func loadSets(dir string, seed int64, neutrals bool) (Sets, []claimRow, error) {
 				return nil
 			}
 			group := "wiki:" + strings.ReplaceAll(r.Page, " ", "_")
-			add(f.name, Pair{Claim: r.Claim, Passage: strings.Join(r.Evidence, " "), Label: l, Group: group}, splitOf(group))
+			passage := strings.Join(r.Evidence, " ")
+			if titles {
+				passage = titled(r.Page, passage)
+			}
+			add(f.name, Pair{Claim: r.Claim, Passage: passage, Label: l, Group: group}, splitOf(group))
 			return nil
 		})
 		if err != nil {

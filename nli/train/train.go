@@ -66,6 +66,9 @@ type Config struct {
 	// weight decay, Loshchilov and Hutter, 2019): a word whose batches
 	// disagree about its correction keeps little of it.
 	WordDecay float64
+	// Titles opens the Wikipedia sets' passages with their page's title
+	// (LoadWith); the caller loads the data, and Info records it.
+	Titles bool
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -593,6 +596,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Negate {
 		info["negated"] = "true"
+	}
+	if cfg.Titles {
+		info["titles"] = "true"
 	}
 	if len(cfg.Vocab) > 0 {
 		info["tuned_words"] = strconv.Itoa(len(cfg.Vocab))
