@@ -86,6 +86,9 @@ the shipped model was not trained with them (README, "Latest round").`,
 			if cfg.WordDecay < 0 || cfg.WordDecay > 100 || (cfg.WordDecay > 0 && cfg.TuneWords == 0) {
 				return &evidence.InputError{Field: "word-decay", Message: fmt.Sprintf("--word-decay %g: want 0 to 100, and --tune-words with it", cfg.WordDecay)}
 			}
+			if cfg.TitleShare < 0 || cfg.TitleShare > 1 || (cfg.TitleShare > 0 && cfg.Titles) {
+				return &evidence.InputError{Field: "title-share", Message: fmt.Sprintf("--title-share %g: want a share in [0, 1], and not with --titles", cfg.TitleShare)}
+			}
 			if oldWeight != -1 && (oldWeight < 0 || oldWeight >= 1) {
 				return &evidence.InputError{Field: "old-weight", Message: fmt.Sprintf("--old-weight %g: want a weight in [0, 1), or -1 to choose it", oldWeight)}
 			}
@@ -112,6 +115,7 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.IntVar(&cfg.TuneWords, "tune-words", 0, "learn a correction of the word vectors of at most this many of the training split's most frequent words (0 = none)")
 	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
+	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

@@ -27,6 +27,13 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err != nil {
 		return err
 	}
+	if cfg.TitleShare > 0 {
+		titled, err := train.TitledPassages(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		logf("page titles: %d training pairs", train.TitleSome(exs, titled, cfg.TitleShare, max(cfg.Seed, 1)))
+	}
 	if cfg.Negate {
 		neg := train.Negations(exs)
 		logf("negated claims: %d training pairs", len(neg))

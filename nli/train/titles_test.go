@@ -3,6 +3,7 @@ package train
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,38 @@ func TestLoadWithTitles(t *testing.T) {
 	}
 	if len(plain) != len(withTitles) {
 		t.Fatalf("%d pairs with titles, %d without", len(withTitles), len(plain))
+	}
+	// Titles on a share of the training split only.
+	titledOf, err := TitledPassages(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	some := slices.Clone(plain)
+	for _, share := range []float64{0, 1} {
+		copy(some, plain)
+		n := TitleSome(some, titledOf, share, 1)
+		changed := 0
+		for i, e := range some {
+			if e.Passage == plain[i].Passage {
+				continue
+			}
+			changed++
+			if e.Split != SplitTrain || e.Passage != titledOf[plain[i].Passage] {
+				t.Errorf("share %g: a %s pair of the %s split got passage %q", share, e.Set, SplitName(e.Split), e.Passage)
+			}
+		}
+		trainWiki := 0
+		for _, e := range plain {
+			if _, ok := titledOf[e.Passage]; ok && e.Split == SplitTrain {
+				trainWiki++
+			}
+		}
+		if trainWiki == 0 {
+			t.Fatal("the toy data has no training-split Wikipedia pair")
+		}
+		if want := int(share) * trainWiki; n != changed || n != want {
+			t.Errorf("share %g: %d pairs reported, %d changed, want %d", share, n, changed, want)
+		}
 	}
 	want := map[string]string{
 		"Damon Albarn's debut album was released in 2011.": "Damon Albarn. His debut solo",

@@ -69,6 +69,10 @@ type Config struct {
 	// Titles opens the Wikipedia sets' passages with their page's title
 	// (LoadWith); the caller loads the data, and Info records it.
 	Titles bool
+	// TitleShare, when positive, gives that share of the training split's
+	// Wikipedia pairs their page's title (TitleSome), the calibration and
+	// development splits none; the caller applies it, and Info records it.
+	TitleShare float64
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -599,6 +603,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Titles {
 		info["titles"] = "true"
+	}
+	if cfg.TitleShare > 0 {
+		info["title_share"] = strconv.FormatFloat(cfg.TitleShare, 'g', -1, 64)
 	}
 	if len(cfg.Vocab) > 0 {
 		info["tuned_words"] = strconv.Itoa(len(cfg.Vocab))
