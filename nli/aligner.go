@@ -121,11 +121,6 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	if len(a.Vocab) > align.MaxWords {
 		return nil, fmt.Errorf("read model: %d tuned words, at most %d", len(a.Vocab), align.MaxWords)
 	}
-	for i, n := range append([]*align.Model{a.Net}, a.Members...) {
-		if w := n.Cfg.Words; w != 0 && w != len(a.Vocab) {
-			return nil, fmt.Errorf("read model: network %d tunes %d words, the vocabulary has %d", i+1, w, len(a.Vocab))
-		}
-	}
 	if a.OldWeight < 0 || a.OldWeight >= 1 {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
 	}
@@ -133,6 +128,9 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	for i, n := range a.nets {
 		if d := a.enc.vecs.Dim(); n.Cfg.Emb != d {
 			return nil, fmt.Errorf("read model: network %d reads %d-dimensional word vectors, the shipped ones have %d", i+1, n.Cfg.Emb, d)
+		}
+		if w := n.Cfg.Words; w != 0 && w != len(a.Vocab) {
+			return nil, fmt.Errorf("read model: network %d tunes %d words, the vocabulary has %d", i+1, w, len(a.Vocab))
 		}
 	}
 	if a.OldWeight > 0 {

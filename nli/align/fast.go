@@ -188,9 +188,11 @@ func (f *Fast) encode(toks []Token, c *Cache32, proj *[]float32, out []float32) 
 		}
 	}
 	p := matMul(*proj, c.x, f.wpT, n, I, D)
-	for t, tk := range toks {
-		if w := cfg.word(tk); w >= 0 {
-			vek32.Add_Inplace(p[t*D:(t+1)*D], f.we[w*D:(w+1)*D])
+	if cfg.Words > 0 {
+		for t, tk := range toks {
+			if w := cfg.word(tk); w >= 0 {
+				vek32.Add_Inplace(p[t*D:(t+1)*D], f.we[w*D:(w+1)*D])
+			}
 		}
 	}
 	addBiasReLU(p, f.bp)

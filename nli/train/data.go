@@ -199,9 +199,7 @@ func loadExtras(trainDir string, seed int64, titles bool) ([]Example, error) {
 		}
 		if titles && f.WikiTitles {
 			for k := range r {
-				if len(r[k].Evidence) > 0 {
-					r[k].Evidence[0] = titled(r[k].Title, r[k].Evidence[0])
-				}
+				r[k] = titledExtra(r[k])
 			}
 		}
 		rows[i] = r

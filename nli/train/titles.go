@@ -49,12 +49,21 @@ func TitledPassages(dir string) (map[string]string, error) {
 			return nil, fmt.Errorf("titles: %w", err)
 		}
 		for _, r := range rows {
-			if r.Title != "" {
-				out[r.Evidence[0]] = titled(r.Title, r.Evidence[0])
+			if t := titledExtra(r); t.Evidence[0] != r.Evidence[0] {
+				out[r.Evidence[0]] = t.Evidence[0]
 			}
 		}
 	}
 	return out, nil
+}
+
+// titledExtra returns r with its page's title before its first evidence
+// sentence (the rows of ExtraFiles marked WikiTitles).
+func titledExtra(r extraRow) extraRow {
+	if len(r.Evidence) > 0 {
+		r.Evidence = append([]string{titled(r.Title, r.Evidence[0])}, r.Evidence[1:]...)
+	}
+	return r
 }
 
 // TitleSome gives a share of the training split's pairs whose passage
