@@ -43,6 +43,9 @@ type Aligner struct {
 	// the order of their rows: a token whose lower-case form is Vocab[i]
 	// reads row i. None when no network tunes words.
 	Vocab []string `json:"vocab,omitempty"`
+	// NegatedAntonyms: the networks were trained with antonyms under one
+	// negation related as synonyms (EncoderOptions.NegatedAntonyms).
+	NegatedAntonyms bool `json:"negated_antonyms,omitempty"`
 	// Info describes how the model was made, for people.
 	Info map[string]string `json:"info,omitempty"`
 
@@ -55,15 +58,16 @@ type Aligner struct {
 
 // NewAligner wraps trained networks (at least one): one, or an ensemble
 // whose first network carries the calibration (see [Aligner.Members]);
-// vocab is their tuned words (see [Aligner.Vocab]).
-func NewAligner(nets []*align.Model, vocab []string, rules bool, info map[string]string) *Aligner {
-	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Vocab: vocab, Rules: rules, Info: info}
+// opts is how they were trained to read pairs (see [Aligner.Vocab],
+// [Aligner.NegatedAntonyms]).
+func NewAligner(nets []*align.Model, opts EncoderOptions, rules bool, info map[string]string) *Aligner {
+	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Vocab: opts.Vocab, NegatedAntonyms: opts.NegatedAntonyms, Rules: rules, Info: info}
 	a.init()
 	return a
 }
 
 func (a *Aligner) init() {
-	a.enc = newEncoder(false, a.Vocab)
+	a.enc = newEncoder(false, a.encoderOptions())
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))
@@ -176,7 +180,7 @@ func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
 // WithOld returns a copy of a that mixes in the previous feature model m
 // with weight w (0 for none).
 func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
-	b := NewAligner(a.nets, a.Vocab, a.Rules, a.Info)
+	b := NewAligner(a.nets, a.encoderOptions(), a.Rules, a.Info)
 	b.OldWeight, b.old = w, m
 	if w <= 0 {
 		b.OldWeight, b.old = 0, nil
@@ -189,9 +193,13 @@ func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
 // goroutine.
 type Encoder struct{ e *encoder }
 
-// NewEncoder returns an encoder for training whose tokens read the rows
-// of the tuned words vocab (none for nil).
-func NewEncoder(vocab []string) *Encoder { return &Encoder{newEncoder(true, vocab)} }
+// encoderOptions are the options the networks were trained with.
+func (a *Aligner) encoderOptions() EncoderOptions {
+	return EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: a.NegatedAntonyms}
+}
+
+// NewEncoder returns an encoder for training with opts.
+func NewEncoder(opts EncoderOptions) *Encoder { return &Encoder{newEncoder(true, opts)} }
 
 // Words calls f with each word of text that the model reads as a token, in
 // lower case: the words a vocabulary of tuned words is drawn from.

@@ -91,10 +91,26 @@ var timeWords = set("before", "after", "since", "until", "till", "during", "earl
 // remembers word vectors and WordNet analyses (training); without it, it
 // is safe for concurrent use.
 type encoder struct {
-	vecs  *wordvec.Table
-	wn    *wordvec.WordNet
-	memo  *encodeMemo
-	words map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
+	vecs   *wordvec.Table
+	wn     *wordvec.WordNet
+	memo   *encodeMemo
+	words  map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
+	negAnt bool             // EncoderOptions.NegatedAntonyms
+}
+
+// EncoderOptions are the choices of how pairs become network inputs that
+// a model is trained with and must be judged with: they are saved with
+// the model (Aligner).
+type EncoderOptions struct {
+	// Vocab is the tuned words (align.Config.Words), in the order of
+	// their rows: a token whose lower-case form is Vocab[i] reads row i.
+	Vocab []string
+	// NegatedAntonyms relates an antonym pair with exactly one of its
+	// words inside a negation's scope as synonyms, not antonyms: "has
+	// never closed" says what "has been open" says, and "is not dead"
+	// what "is alive" says. (Gradable antonyms are looser, "not hot" is
+	// not "cold", but neither contradicts the other.)
+	NegatedAntonyms bool
 }
 
 type encodeMemo struct {
@@ -102,11 +118,11 @@ type encodeMemo struct {
 	info map[string]*wordvec.WordInfo
 }
 
-func newEncoder(memo bool, vocab []string) *encoder {
-	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet()}
-	if len(vocab) > 0 {
-		e.words = make(map[string]int32, len(vocab))
-		for i, w := range vocab {
+func newEncoder(memo bool, opts EncoderOptions) *encoder {
+	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms}
+	if len(opts.Vocab) > 0 {
+		e.words = make(map[string]int32, len(opts.Vocab))
+		for i, w := range opts.Vocab {
 			e.words[w] = int32(i + 1)
 		}
 	}
@@ -262,7 +278,11 @@ func (e *encoder) encode(c, p *text) *align.Input {
 					set(relSynonym)
 				}
 				if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] {
-					set(relAntonym)
+					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {
+						set(relSynonym)
+					} else {
+						set(relAntonym)
+					}
 				}
 				if r&wordvec.Hypernym != 0 {
 					set(relHypernym)

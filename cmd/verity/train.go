@@ -89,6 +89,9 @@ the shipped model was not trained with them (README, "Latest round").`,
 			if cfg.TitleShare < 0 || cfg.TitleShare > 1 || (cfg.TitleShare > 0 && cfg.Titles) {
 				return &evidence.InputError{Field: "title-share", Message: fmt.Sprintf("--title-share %g: want a share in [0, 1], and not with --titles", cfg.TitleShare)}
 			}
+			if cfg.EMA < 0 || cfg.EMA >= 1 {
+				return &evidence.InputError{Field: "ema", Message: fmt.Sprintf("--ema %g: want a decay in [0, 1), for example 0.999", cfg.EMA)}
+			}
 			if oldWeight != -1 && (oldWeight < 0 || oldWeight >= 1) {
 				return &evidence.InputError{Field: "old-weight", Message: fmt.Sprintf("--old-weight %g: want a weight in [0, 1), or -1 to choose it", oldWeight)}
 			}
@@ -116,9 +119,11 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
+	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")
+	fl.Float64Var(&cfg.EMA, "ema", 0, "keep a moving average of the weights with this decay per step and choose the epoch among the averages (0 = none; 0.999 averages about 1,000 steps)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")
 	return cmd

@@ -57,7 +57,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		cfg.Vocab = train.Vocabulary(exs, cfg.TuneWords)
 		logf("tuned words: %d (of at most %d; each seen at least %d times in the training split)", len(cfg.Vocab), cfg.TuneWords, train.MinWordCount)
 	}
-	data, err := train.Encode(ctx, exs, cfg.Ablate, cfg.Vocab, logf)
+	data, err := train.Encode(ctx, exs, cfg.Ablate, cfg.EncoderOptions(), logf)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		weights = []float64{oldWeight}
 	}
 	for _, w := range weights {
-		a := nli.NewAligner(nets, cfg.Vocab, false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
+		a := nli.NewAligner(nets, cfg.EncoderOptions(), false, train.Info(cfg, len(data))).WithOld(oldJ.Model(), w)
 		sc, err := calibScore(a)
 		if err != nil {
 			return err

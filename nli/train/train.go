@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -73,6 +74,17 @@ type Config struct {
 	// Wikipedia pairs their page's title (TitleSome), the calibration and
 	// development splits none; the caller applies it, and Info records it.
 	TitleShare float64
+	// EMA, when positive, keeps an exponential moving average of the
+	// weights with that decay per step (Polyak averaging; 0.999 averages
+	// over about the last 1,000 steps) and chooses among the averages
+	// instead of the weights themselves: the epoch kept is the one whose
+	// average has the lowest calibration loss. The training trajectory
+	// is the same as without it.
+	EMA float64
+	// NegatedAntonyms relates antonyms under one negation as synonyms
+	// (nli.EncoderOptions.NegatedAntonyms); the caller encodes with
+	// EncoderOptions, and Info records it.
+	NegatedAntonyms bool
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -80,6 +92,12 @@ type Config struct {
 	// the seed alone gives; member k > 0 starts from other weights and
 	// sees the pairs in another order, on the same data and splits.
 	Member int
+}
+
+// EncoderOptions are the encoding choices of cfg, for Encode and the
+// model file.
+func (c Config) EncoderOptions() nli.EncoderOptions {
+	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms}
 }
 
 // netSeed seeds the network's initial weights, the order of the pairs and
@@ -158,13 +176,13 @@ type Encoded struct {
 }
 
 // Encode computes the inputs of examples, applying the ablation.
-func Encode(ctx context.Context, exs []Example, ablate string, vocab []string, logf func(string, ...any)) ([]Encoded, error) {
+func Encode(ctx context.Context, exs []Example, ablate string, opts nli.EncoderOptions, logf func(string, ...any)) ([]Encoded, error) {
 	weights := setWeights()
 	out := make([]Encoded, len(exs))
 	start := time.Now()
 	var done atomic.Int64
 	sharded(len(exs), func(shard, lo, hi int) {
-		enc := nli.NewEncoder(vocab)
+		enc := nli.NewEncoder(opts)
 		for i := lo; i < hi; i++ {
 			if (i-lo)%5000 == 0 && ctx.Err() != nil {
 				return
@@ -197,6 +215,7 @@ type checkpoint struct {
 	Best      []float64
 	BestLoss  float64
 	BestEpoch int
+	EMA       []float64 // the moving average of P (Config.EMA)
 }
 
 // Train trains a network on the training split of data and picks the epoch
@@ -229,7 +248,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+emaKey(cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms"))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -245,6 +264,9 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 				logf("ignoring checkpoint %s: it belongs to another configuration", cfg.Checkpoint)
 			}
 		}
+	}
+	if cfg.EMA > 0 && len(ck.EMA) != len(model.P) {
+		ck.EMA = slices.Clone(model.P)
 	}
 	grad := make([]float64, len(model.P))
 	// One gradient, cache and scratch per shard.
@@ -307,6 +329,9 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 			if bw > 0 {
 				ck.Step++
 				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw, len(model.P)-acfg.Words*acfg.D, cfg.WordDecay)
+				if cfg.EMA > 0 {
+					average(ck.EMA, model.P, cfg.EMA)
+				}
 			}
 			if n := b / cfg.BatchSize; n > 0 && n%500 == 0 {
 				done := float64(b) / float64(len(order))
@@ -317,10 +342,17 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		}
 		cl := calibLoss(model, calib)
 		logf("epoch %d/%d done in %s: train loss %.4f, calibration loss %.4f", ep+1, cfg.Epochs, time.Since(start).Round(time.Second), lossSum/wSum, cl)
+		cand := model.P
+		if cfg.EMA > 0 {
+			avg := &align.Model{Cfg: model.Cfg, P: ck.EMA}
+			cl = calibLoss(avg, calib)
+			cand = ck.EMA
+			logf("epoch %d/%d: calibration loss of the weights' moving average %.4f", ep+1, cfg.Epochs, cl)
+		}
 		ck.Epoch = ep + 1
 		if cl < ck.BestLoss {
 			ck.BestLoss, ck.BestEpoch = cl, ep+1
-			ck.Best = append(ck.Best[:0], model.P...)
+			ck.Best = append(ck.Best[:0], cand...)
 		}
 		if cfg.Checkpoint != "" {
 			if err := writeCheckpoint(cfg.Checkpoint, &ck); err != nil {
@@ -368,11 +400,15 @@ func dropoutKey(p float64) string {
 
 // composeKey is the checkpoint key's part for the composition layer:
 // empty without it, so that earlier checkpoints still resume.
-func composeKey(on bool) string {
+func composeKey(on bool) string { return flagKey(on, " compose") }
+
+// flagKey is the checkpoint key's part for an option that is on or off:
+// empty when off, so that earlier checkpoints still resume.
+func flagKey(on bool, part string) string {
 	if !on {
 		return ""
 	}
-	return " compose"
+	return part
 }
 
 // wordsKey is the checkpoint key's part for the tuned words: empty
@@ -390,6 +426,23 @@ func wordsKey(vocab []string, decay float64) string {
 		h.Write([]byte{0})
 	}
 	return fmt.Sprintf(" words=%d/%x", len(vocab), h.Sum64())
+}
+
+// emaKey is the checkpoint key's part for the weights' moving average:
+// empty without it, so that earlier checkpoints still resume.
+func emaKey(decay float64) string {
+	if decay == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" ema=%g", decay)
+}
+
+// average moves the running average avg towards p: avg = d*avg + (1-d)*p.
+func average(avg, p []float64, d float64) {
+	p = p[:len(avg)]
+	for i := range avg {
+		avg[i] = d*avg[i] + (1-d)*p[i]
+	}
 }
 
 // memberKey is the checkpoint key's part for the ensemble member: empty
@@ -595,6 +648,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 		"members": strconv.Itoa(max(cfg.Members, 1)),
 	}
 	// Only when set, so that the shipped file's bytes stay as they were.
+	if cfg.NegatedAntonyms {
+		info["negated_antonyms"] = "true"
+	}
+	if cfg.EMA > 0 {
+		info["ema"] = strconv.FormatFloat(cfg.EMA, 'g', -1, 64)
+	}
 	if cfg.Compose {
 		info["compose"] = "true"
 	}

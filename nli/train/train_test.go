@@ -39,7 +39,7 @@ func toyData() []Example {
 
 func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 	t.Helper()
-	data, err := Encode(context.Background(), toyData(), cfg.Ablate, cfg.Vocab, t.Logf)
+	data, err := Encode(context.Background(), toyData(), cfg.Ablate, cfg.EncoderOptions(), t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 func saved(t *testing.T, m *align.Model) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := nli.NewAligner([]*align.Model{m}, nil, false, nil).Save(&buf); err != nil {
+	if err := nli.NewAligner([]*align.Model{m}, nli.EncoderOptions{}, false, nil).Save(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -124,6 +124,24 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		row := int32(slices.Index(cfg.Vocab, "exports") + 1)
 		if row == 0 || data[0].In.A[0].Word != row {
 			t.Errorf("vocabulary %q: the first claim token reads row %d, want %d", cfg.Vocab, data[0].In.A[0].Word, row)
+		}
+	})
+	t.Run("ema", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, EMA: 0.9}
+		testDeterministicAndResumable(t, cfg)
+		plain := cfg
+		plain.EMA = 0
+		_, mp := trainToy(t, plain)
+		_, ma := trainToy(t, cfg)
+		if bytes.Equal(saved(t, mp), saved(t, ma)) {
+			t.Error("the weights' moving average chose the same network as the weights themselves")
+		}
+		// An average that forgets at once is the weights themselves: the
+		// trajectory is unchanged and the same epoch is kept.
+		instant := cfg
+		instant.EMA = 1e-300
+		if _, mi := trainToy(t, instant); !bytes.Equal(saved(t, mp), saved(t, mi)) {
+			t.Error("with decay ~0 the moving average kept another network than training without it")
 		}
 	})
 	t.Run("gru", func(t *testing.T) {

@@ -21,7 +21,7 @@ func Vocabulary(exs []Example, k int) []string {
 	if k <= 0 {
 		return nil
 	}
-	enc := nli.NewEncoder(nil)
+	enc := nli.NewEncoder(nli.EncoderOptions{})
 	counts := map[string]int{}
 	count := func(w string) { counts[w]++ }
 	for _, e := range exs {

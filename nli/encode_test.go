@@ -1,0 +1,70 @@
+package nli
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/verity-fc/verity/nli/align"
+)
+
+// TestNegatedAntonyms: with EncoderOptions.NegatedAntonyms an antonym pair
+// with one word under a negation is related as synonyms ("never closed"
+// against "open"); with neither or both words negated it stays an antonym
+// pair, and without the option it always does.
+func TestNegatedAntonyms(t *testing.T) {
+	rel := func(opts EncoderOptions, claim, passage, a, b string) uint16 {
+		t.Helper()
+		e := newEncoder(false, opts)
+		c, p := e.side(analyse(claim), maxClaimTokens), e.side(analyse(passage), maxPassageTokens)
+		in := e.encode(analyse(claim), analyse(passage))
+		for _, r := range in.Rels {
+			if c.toks[r.I].Lower == a && p.toks[r.J].Lower == b {
+				return r.Bits
+			}
+		}
+		t.Fatalf("%q | %q: no relation between %q and %q", claim, passage, a, b)
+		return 0
+	}
+	on := EncoderOptions{NegatedAntonyms: true}
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		on                   uint16 // the relation with the option; without it, relAntonym
+	}{
+		{"The library is open today.", "The library has never closed.", "open", "closed", 1 << relSynonym},
+		{"The library is not open today.", "The library is closed.", "open", "closed", 1 << relSynonym},
+		{"The library is open today.", "The library is closed.", "open", "closed", 1 << relAntonym},
+		{"The library is not open today.", "The library is never closed.", "open", "closed", 1 << relAntonym},
+	} {
+		mask := uint16(1<<relSynonym | 1<<relAntonym)
+		if got := rel(on, tt.claim, tt.passage, tt.a, tt.b) & mask; got != tt.on {
+			t.Errorf("negated antonyms: %q | %q: %s~%s bits %b, want %b", tt.claim, tt.passage, tt.a, tt.b, got, tt.on)
+		}
+		if got := rel(EncoderOptions{}, tt.claim, tt.passage, tt.a, tt.b) & mask; got != 1<<relAntonym {
+			t.Errorf("without the option: %q | %q: %s~%s bits %b, want the antonym bit", tt.claim, tt.passage, tt.a, tt.b, got)
+		}
+	}
+}
+
+// TestAlignerNegatedAntonyms: the option is saved with the model and read
+// back, and the judge encodes with it: the same network judges "never
+// closed" against "open" otherwise with the option than without.
+func TestAlignerNegatedAntonyms(t *testing.T) {
+	a := loadAligner(t)
+	nets := append([]*align.Model{a.Net}, a.Members...)
+	var buf bytes.Buffer
+	if err := NewAligner(nets, EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: true}, a.Rules, a.Info).Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	on, err := ReadAligner(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !on.NegatedAntonyms {
+		t.Fatal("negated_antonyms was not read back")
+	}
+	off := NewAligner(nets, EncoderOptions{Vocab: a.Vocab}, a.Rules, a.Info)
+	claim, passage := "The library has been open since 1911.", "The library has never closed since 1911."
+	if got, was := on.Predict(claim, passage), off.Predict(claim, passage); got == was {
+		t.Errorf("%q | %q: judged %+v with negated antonyms as without", claim, passage, got)
+	}
+}
