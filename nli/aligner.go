@@ -39,13 +39,11 @@ type Aligner struct {
 	// (model/builtin.json.gz): its probabilities weigh OldWeight, the
 	// network's 1 - OldWeight.
 	OldWeight float64 `json:"old_weight,omitempty"`
-	// Vocab is the tuned words of the networks (align.Config.Words), in
-	// the order of their rows: a token whose lower-case form is Vocab[i]
-	// reads row i. None when no network tunes words.
-	Vocab []string `json:"vocab,omitempty"`
-	// NegatedAntonyms: the networks were trained with antonyms under one
-	// negation related as synonyms (EncoderOptions.NegatedAntonyms).
-	NegatedAntonyms bool `json:"negated_antonyms,omitempty"`
+	// EncoderOptions are how the networks were trained to read pairs:
+	// their tuned words (Vocab, none when no network tunes words) and
+	// NegatedAntonyms. Its fields are the file's "vocab" and
+	// "negated_antonyms".
+	EncoderOptions
 	// Info describes how the model was made, for people.
 	Info map[string]string `json:"info,omitempty"`
 
@@ -61,13 +59,13 @@ type Aligner struct {
 // opts is how they were trained to read pairs (see [Aligner.Vocab],
 // [Aligner.NegatedAntonyms]).
 func NewAligner(nets []*align.Model, opts EncoderOptions, rules bool, info map[string]string) *Aligner {
-	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], Vocab: opts.Vocab, NegatedAntonyms: opts.NegatedAntonyms, Rules: rules, Info: info}
+	a := &Aligner{Format: alignerFormat, Net: nets[0], Members: nets[1:], EncoderOptions: opts, Rules: rules, Info: info}
 	a.init()
 	return a
 }
 
 func (a *Aligner) init() {
-	a.enc = newEncoder(false, a.encoderOptions())
+	a.enc = newEncoder(false, a.EncoderOptions)
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))
@@ -180,7 +178,7 @@ func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
 // WithOld returns a copy of a that mixes in the previous feature model m
 // with weight w (0 for none).
 func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
-	b := NewAligner(a.nets, a.encoderOptions(), a.Rules, a.Info)
+	b := NewAligner(a.nets, a.EncoderOptions, a.Rules, a.Info)
 	b.OldWeight, b.old = w, m
 	if w <= 0 {
 		b.OldWeight, b.old = 0, nil
@@ -192,11 +190,6 @@ func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
 // It remembers word vectors and WordNet analyses, so it is for one
 // goroutine.
 type Encoder struct{ e *encoder }
-
-// encoderOptions are the options the networks were trained with.
-func (a *Aligner) encoderOptions() EncoderOptions {
-	return EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: a.NegatedAntonyms}
-}
 
 // NewEncoder returns an encoder for training with opts.
 func NewEncoder(opts EncoderOptions) *Encoder { return &Encoder{newEncoder(true, opts)} }

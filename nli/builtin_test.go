@@ -219,7 +219,7 @@ func TestAlignerTunedWords(t *testing.T) {
 func TestReadAlignerMembers(t *testing.T) {
 	a := loadAligner(t)
 	save := func(members []*align.Model) string {
-		b := NewAligner([]*align.Model{a.Net}, a.encoderOptions(), a.Rules, a.Info)
+		b := NewAligner([]*align.Model{a.Net}, a.EncoderOptions, a.Rules, a.Info)
 		b.Members = members
 		var buf bytes.Buffer
 		if err := b.Save(&buf); err != nil {

@@ -104,13 +104,13 @@ type encoder struct {
 type EncoderOptions struct {
 	// Vocab is the tuned words (align.Config.Words), in the order of
 	// their rows: a token whose lower-case form is Vocab[i] reads row i.
-	Vocab []string
+	Vocab []string `json:"vocab,omitempty"`
 	// NegatedAntonyms relates an antonym pair with exactly one of its
 	// words inside a negation's scope as synonyms, not antonyms: "has
 	// never closed" says what "has been open" says, and "is not dead"
 	// what "is alive" says. (Gradable antonyms are looser, "not hot" is
 	// not "cold", but neither contradicts the other.)
-	NegatedAntonyms bool
+	NegatedAntonyms bool `json:"negated_antonyms,omitempty"`
 }
 
 type encodeMemo struct {

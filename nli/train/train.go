@@ -248,7 +248,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+emaKey(cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms"))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms"))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -391,11 +391,16 @@ func TrainMembers(ctx context.Context, cfg Config, data []Encoded, logf func(str
 
 // dropoutKey is the checkpoint key's part for dropout: empty without it,
 // so that checkpoints written before the option still resume.
-func dropoutKey(p float64) string {
-	if p == 0 {
+func dropoutKey(p float64) string { return valueKey(" dropout", p) }
+
+// valueKey is the checkpoint key's part for an option with a value:
+// empty when the value is 0 (off), so that earlier checkpoints still
+// resume.
+func valueKey(name string, v float64) string {
+	if v == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" dropout=%g", p)
+	return fmt.Sprintf("%s=%g", name, v)
 }
 
 // composeKey is the checkpoint key's part for the composition layer:
@@ -426,15 +431,6 @@ func wordsKey(vocab []string, decay float64) string {
 		h.Write([]byte{0})
 	}
 	return fmt.Sprintf(" words=%d/%x", len(vocab), h.Sum64())
-}
-
-// emaKey is the checkpoint key's part for the weights' moving average:
-// empty without it, so that earlier checkpoints still resume.
-func emaKey(decay float64) string {
-	if decay == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" ema=%g", decay)
 }
 
 // average moves the running average avg towards p: avg = d*avg + (1-d)*p.
