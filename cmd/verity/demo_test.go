@@ -31,8 +31,9 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// Lowered from 72 and 74 when the judge began training on MultiNLI's
 	// unverified pairs: it gained on the development splits and on the
 	// SciFact corpus check, and lost two and three of these 77 claims
-	// (README, "Demo-claims benchmark").
-	floors := []int{70, 71}
+	// (README, "Demo-claims benchmark"). Raised to 70 and 72 with the
+	// judge retrained on the mended other-subject pairs.
+	floors := []int{70, 72}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}

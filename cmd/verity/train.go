@@ -52,8 +52,10 @@ k > 0 checkpoints to FILE.mK) whose mean logits are calibrated together. The
 previous feature model is mixed in at the weight --old-weight gives, or, by
 default, at the smallest of 0, 0.1, 0.25 and 0.5 that scores within 0.005 of
 the best on the calibration split. The shipped model is
-nli/model/aligner.json.gz made with --members 3 --old-weight 0 (README says
-why). --ablate trains without one part (wordnet, quantity or attention; none
+nli/model/aligner.json.gz made with --members 3 --old-weight 0 --ema 0.999
+--negated-antonyms --seed 4 (README says why). --seed also draws FNC-1's
+unrelated pairs and the random neutral pairs; the split hashes each pair's
+group and does not depend on it. --ablate trains without one part (wordnet, quantity or attention; none
 for the baseline) and prints the network's development metrics only, writing
 no model. --compose adds a composition layer (a width-3 convolution over each
 side's comparisons before pooling); the shipped model does not have it

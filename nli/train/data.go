@@ -157,7 +157,7 @@ func Load(dir string, seed int64) ([]Example, error) { return LoadWith(dir, seed
 // Wikipedia (FEVER and the pairs built from it, VitaminC, FoolMeTwice)
 // open with their page's title ('verity train nli --titles').
 func LoadWith(dir string, seed int64, titles bool) ([]Example, error) {
-	sets, _, err := loadSets(dir, seed, true, titles)
+	sets, _, subj, err := loadSets(dir, seed, true, titles)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func LoadWith(dir string, seed int64, titles bool) ([]Example, error) {
 			}
 		}
 	}
-	out = append(out, otherSubject(sets)...)
+	out = append(out, otherSubject(sets, subj)...)
 	trainDir := filepath.Join(dir, "train")
 	if st, err := os.Stat(trainDir); err != nil || !st.IsDir() {
 		return out, nil
@@ -373,8 +373,9 @@ func (u *unionFind) union(a, b string) {
 
 // otherSubject pairs each FEVER claim of a split with the passage of
 // another page of the same split that shares the most content words with
-// it: same topic, another subject, neutral.
-func otherSubject(sets Sets) []Example {
+// it: same topic, another subject, neutral. A passage that may be about
+// the claim's own subject (subjects.same) is passed over.
+func otherSubject(sets Sets, subj *subjects) []Example {
 	var out []Example
 	for s := SplitTrain; s <= SplitDev; s++ {
 		pool := sets[SetFEVER][s]
@@ -402,6 +403,9 @@ func otherSubject(sets Sets) []Example {
 			}
 			best, bestN := -1, 1
 			for i, n := range score {
+				if n < bestN || subj.same(c.Claim, pool[i].Passage) {
+					continue
+				}
 				if n > bestN || (n == bestN && best >= 0 && i < best) {
 					best, bestN = i, n
 				}

@@ -15,7 +15,7 @@ func TrainedClaims(dir string, seed int64) (map[string]bool, error) {
 	// The base sets without their generated neutral pairs, which pair the
 	// FEVER claims (all of them, NOT_ENOUGH_INFO too) with other passages
 	// in the claim's own split: those claims are added from fever.
-	sets, fever, err := loadSets(dir, seed, false, false)
+	sets, fever, _, err := loadSets(dir, seed, false, false)
 	if err != nil {
 		return nil, err
 	}

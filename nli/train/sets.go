@@ -133,7 +133,7 @@ func readRows(path string, fn func(row) error) error {
 //
 // A missing file is an error naming it.
 func LoadSets(dir string, seed int64) (Sets, error) {
-	sets, _, err := loadSets(dir, seed, true, false)
+	sets, _, _, err := loadSets(dir, seed, true, false)
 	return sets, err
 }
 
@@ -166,6 +166,16 @@ func feverPassage(r row, titles bool) string {
 	if !titles {
 		return passage
 	}
+	pages := evidencePages(r)
+	for i := len(pages) - 1; i >= 0; i-- {
+		passage = titled(pages[i], passage)
+	}
+	return passage
+}
+
+// evidencePages returns the Wikipedia pages of a FEVER row's evidence,
+// each once, in the data's order.
+func evidencePages(r row) []string {
 	var pages []string
 	for _, id := range r.EvidenceIDs {
 		if len(id) == 0 {
@@ -175,24 +185,106 @@ func feverPassage(r row, titles bool) string {
 			pages = append(pages, page)
 		}
 	}
-	for i := len(pages) - 1; i >= 0; i-- {
-		passage = titled(pages[i], passage)
-	}
-	return passage
+	return pages
 }
 
-// claimRow is a FEVER claim with its group and split.
+// claimRow is a FEVER claim with its group, split and evidence pages.
 type claimRow struct {
 	claim, group string
 	s            Split
+	pages        []string
+}
+
+// subjects tells whether a FEVER passage may be about a FEVER claim's own
+// subject, so that the builders of neutral pairs pass over it. Grouping a
+// claim by its first evidence page is not enough: a claim whose evidence
+// spans pages, or that has rows of its own under other pages, would get a
+// passage about its own subject labelled neutral ("Veeru Devgan is a
+// director." against "Veeru Devgan is an Indian stunt and action
+// choreographer and film director").
+type subjects struct {
+	claimPages   map[string]map[string]bool // claim → the pages of the evidence of any of its rows
+	passagePages map[string][]string        // passage → the pages of its evidence
+	claimWords   map[string]map[string]bool // claim → its words (text.PairWords)
+	nameWords    map[string]map[string]bool // page → the words of its name (pageName)
+}
+
+func newSubjects(claims []claimRow, passagePages map[string][]string) *subjects {
+	s := &subjects{claimPages: map[string]map[string]bool{}, passagePages: passagePages, claimWords: map[string]map[string]bool{}, nameWords: map[string]map[string]bool{}}
+	for _, c := range claims {
+		pages := s.claimPages[c.claim]
+		if pages == nil {
+			pages = map[string]bool{}
+			s.claimPages[c.claim] = pages
+			s.claimWords[c.claim] = words(c.claim)
+		}
+		for _, p := range c.pages {
+			pages[p] = true
+		}
+	}
+	for _, pages := range passagePages {
+		for _, p := range pages {
+			if s.nameWords[p] == nil {
+				s.nameWords[p] = words(pageName(p))
+			}
+		}
+	}
+	return s
+}
+
+// same reports whether passage's evidence shares a page with claim's, or
+// comes from a page the claim names: every word of the page's name,
+// brackets aside ("Soul Food (film)" is "Soul Food"), is a word of the
+// claim.
+func (s *subjects) same(claim, passage string) bool {
+	for _, page := range s.passagePages[passage] {
+		if s.claimPages[claim][page] {
+			return true
+		}
+		name := s.nameWords[page]
+		if len(name) == 0 {
+			continue
+		}
+		named := true
+		for w := range name {
+			if !s.claimWords[claim][w] {
+				named = false
+				break
+			}
+		}
+		if named {
+			return true
+		}
+	}
+	return false
+}
+
+// pageName is a page's title without its bracketed part: "Soul Food" for
+// "Soul_Food_-LRB-film-RRB-".
+func pageName(page string) string {
+	title := pageTitle(page)
+	if i := strings.IndexByte(title, '('); i >= 0 {
+		title = title[:i]
+	}
+	return strings.TrimSpace(title)
+}
+
+// words returns the set of text.PairWords of s.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range txt.PairWords(s) {
+		out[w] = true
+	}
+	return out
 }
 
 // loadSets is LoadSets; it also returns every FEVER claim with its split,
 // and without neutrals it leaves out the neutral pairs built from FEVER
-// claims (SetSamePage, SetRandom), the costly part.
+// claims (SetSamePage, SetRandom), the costly part. Its subjects tell
+// which FEVER passages may be about a claim's own subject.
 // With titles, FEVER's and VitaminC's passages get their Wikipedia page's
 // title first (titled).
-func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, error) {
+func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, *subjects, error) {
 	sets := Sets{}
 	add := func(name string, p Pair, s Split) {
 		v := sets[name]
@@ -201,6 +293,7 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 	}
 
 	var feverClaims []claimRow
+	passagePages := map[string][]string{}
 	ownPassage := map[string]bool{}
 	err := readRows(filepath.Join(dir, "fever", "paper_dev.jsonl"), func(r row) error {
 		l, err := labelOf(r.Label)
@@ -212,17 +305,23 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 			group = fmt.Sprint("wiki:", r.EvidenceIDs[0][0])
 		}
 		s := splitOf(group)
-		feverClaims = append(feverClaims, claimRow{r.Claim, group, s})
+		pages := evidencePages(r)
+		feverClaims = append(feverClaims, claimRow{r.Claim, group, s, pages})
 		if l == nli.Neutral || len(r.Evidence) == 0 {
 			return nil
 		}
 		passage := feverPassage(r, titles)
+		for _, p := range pages {
+			if !slices.Contains(passagePages[passage], p) {
+				passagePages[passage] = append(passagePages[passage], p)
+			}
+		}
 		ownPassage[r.Claim+"\x00"+passage] = true
 		add(SetFEVER, Pair{Claim: r.Claim, Passage: passage, Label: l, Group: group}, s)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, f := range []struct{ name, file string }{{SetVitaminC, "real_a.jsonl"}, {SetVitaminSyn, "synthetic.jsonl"}} {
 		err := readRows(filepath.Join(dir, "vitaminc", f.file), func(r row) error {
@@ -242,7 +341,7 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	for _, f := range []string{"dev.jsonl", "test.jsonl"} {
@@ -267,7 +366,7 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	err = readRows(filepath.Join(dir, "scifact", "train_claim_doc_pairs.jsonl"), func(r row) error {
@@ -287,11 +386,12 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 
+	subj := newSubjects(feverClaims, passagePages)
 	if !neutrals {
-		return sets, feverClaims, nil
+		return sets, feverClaims, subj, nil
 	}
 
 	// Evidence about the same subject but another fact: FEVER claims with
@@ -333,7 +433,7 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 			best, bestOverlap := -1, -1.0
 			for range 20 {
 				i := rng.IntN(len(pool))
-				if pool[i].Group == c.group {
+				if pool[i].Group == c.group || subj.same(c.claim, pool[i].Passage) {
 					continue
 				}
 				if o := nli.ContentOverlap(c.claim, pool[i].Passage); o > bestOverlap {
@@ -345,7 +445,7 @@ func loadSets(dir string, seed int64, neutrals, titles bool) (Sets, []claimRow, 
 			}
 		}
 	}
-	return sets, feverClaims, nil
+	return sets, feverClaims, subj, nil
 }
 
 // bestWindow returns the n consecutive sentences sharing the most content

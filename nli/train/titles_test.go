@@ -25,20 +25,24 @@ func TestPageTitle(t *testing.T) {
 	}
 }
 
+// writeLines writes lines as the file path (slash-separated) under dir.
+func writeLines(t *testing.T, dir, path string, lines ...string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestLoadWithTitles: with titles, FEVER's passages open with each of
 // their pages' titles once, in the data's order, and VitaminC's with its
 // page; the pairs, labels, groups and splits are those of Load.
 func TestLoadWithTitles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(path string, lines ...string) {
-		p := filepath.Join(dir, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(path string, lines ...string) { writeLines(t, dir, path, lines...) }
 	write("fever/paper_dev.jsonl",
 		`{"id": 1, "claim": "Damon Albarn's debut album was released in 2011.", "label": "REFUTES", "evidence": ["His debut solo studio album was released on 28 April 2014 ."], "evidence_ids": [["Damon_Albarn", 17]]}`,
 		`{"id": 2, "claim": "Telemundo is an English-language network.", "label": "REFUTES", "evidence": ["It is a provider of Spanish content .", "Hispanic Americans are American descendants .", "Telemundo is a Spanish-language network ."], "evidence_ids": [["Hispanic_and_Latino_Americans", 0], ["Telemundo", 0], ["Telemundo", 5]]}`,
