@@ -125,6 +125,12 @@ func (b *Builtin) Model() *Model {
 	return m
 }
 
+// Aligner returns the judge's model when it is the aligning network, else nil.
+func (b *Builtin) Aligner() *Aligner {
+	a, _ := b.model.(*Aligner)
+	return a
+}
+
 // Judge implements [Judge]: one judgment per passage, in order. The claim
 // is analysed once for all passages. A passage of more than two sentences
 // is judged twice, whole and on the one or two consecutive sentences that

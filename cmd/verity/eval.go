@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -171,9 +172,9 @@ overstate accuracy on unseen claims. Without that directory it says nothing.`,
 const builtinJudgeName = "built-in (nli.LoadAligner)"
 
 // warnTrainedOn warns when examples overlap the training split of the
-// shipped NLI model, read from dir (that of 'verity train nli', seed 1):
-// their scores would overstate accuracy on unseen claims. Without dir it
-// says nothing.
+// shipped NLI model, read from dir (that of 'verity train nli', with the
+// seed the model was trained with): their scores would overstate accuracy
+// on unseen claims. Without dir it says nothing.
 func warnTrainedOn(w io.Writer, set string, examples []eval.Example, dir string) {
 	if len(examples) == 0 {
 		return
@@ -181,7 +182,11 @@ func warnTrainedOn(w io.Writer, set string, examples []eval.Example, dir string)
 	if _, err := os.Stat(dir); err != nil {
 		return
 	}
-	trained, err := train.TrainedClaims(dir, 1)
+	seed := int64(1)
+	if b, err := defaultJudge(); err == nil {
+		seed = trainingSeed(b.Aligner())
+	}
+	trained, err := train.TrainedClaims(dir, seed)
 	if err != nil {
 		fmt.Fprintf(w, "verity: warning: cannot check %s against the NLI model's training data in %s: %v\n", set, dir, err)
 		return
@@ -190,6 +195,21 @@ func warnTrainedOn(w io.Writer, set string, examples []eval.Example, dir string)
 		fmt.Fprintf(w, "verity: warning: %.0f%% of %s (%d of %d claims) is in the shipped NLI model's training split; its scores overstate accuracy on unseen claims\n",
 			100*share, set, n, len(examples))
 	}
+}
+
+// trainingSeed is the seed a model file says it was trained with ('verity
+// train nli --seed', which draws some of the training pairs: FNC-1's
+// unrelated pairs, the random neutrals), or 1, the default, when it does
+// not say.
+func trainingSeed(a *nli.Aligner) int64 {
+	if a == nil {
+		return 1
+	}
+	seed, err := strconv.ParseInt(a.Info["seed"], 10, 64)
+	if err != nil {
+		return 1
+	}
+	return seed
 }
 
 // trainedShare counts the examples whose claim is in trained (keys as

@@ -9,6 +9,7 @@ import (
 
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/internal/shareddata"
+	"github.com/verity-fc/verity/nli"
 )
 
 func TestTrainedShare(t *testing.T) {
@@ -21,6 +22,34 @@ func TestTrainedShare(t *testing.T) {
 	warnTrainedOn(&w, "set.jsonl", exs, filepath.Join(t.TempDir(), "absent"))
 	if w.Len() != 0 {
 		t.Errorf("without the training data: %q, want silence", w.String())
+	}
+}
+
+// TestTrainingSeed reads the seed from a model file's info, 1 when it
+// has none, and the shipped model's: the seed of its reproduce command
+// (README), so that the overlap warning reads the pairs it trained on.
+func TestTrainingSeed(t *testing.T) {
+	for _, tt := range []struct {
+		info map[string]string
+		want int64
+	}{
+		{map[string]string{"seed": "3"}, 3},
+		{map[string]string{"seed": "x"}, 1},
+		{nil, 1},
+	} {
+		if got := trainingSeed(&nli.Aligner{Info: tt.info}); got != tt.want {
+			t.Errorf("trainingSeed(info %v) = %d, want %d", tt.info, got, tt.want)
+		}
+	}
+	if got := trainingSeed(nil); got != 1 {
+		t.Errorf("trainingSeed(nil) = %d, want 1", got)
+	}
+	b, err := defaultJudge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := trainingSeed(b.Aligner()); got != 4 {
+		t.Errorf("the shipped model's seed = %d, want 4", got)
 	}
 }
 
