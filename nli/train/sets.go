@@ -216,7 +216,7 @@ func newSubjects(claims []claimRow, passagePages map[string][]string) *subjects 
 		if pages == nil {
 			pages = map[string]bool{}
 			s.claimPages[c.claim] = pages
-			s.claimWords[c.claim] = words(c.claim)
+			s.claimWords[c.claim] = txt.Set(txt.PairWords(c.claim)...)
 		}
 		for _, p := range c.pages {
 			pages[p] = true
@@ -225,7 +225,7 @@ func newSubjects(claims []claimRow, passagePages map[string][]string) *subjects 
 	for _, pages := range passagePages {
 		for _, p := range pages {
 			if s.nameWords[p] == nil {
-				s.nameWords[p] = words(pageName(p))
+				s.nameWords[p] = txt.Set(txt.PairWords(pageName(p))...)
 			}
 		}
 	}
@@ -238,21 +238,8 @@ func newSubjects(claims []claimRow, passagePages map[string][]string) *subjects 
 // claim.
 func (s *subjects) same(claim, passage string) bool {
 	for _, page := range s.passagePages[passage] {
-		if s.claimPages[claim][page] {
-			return true
-		}
-		name := s.nameWords[page]
-		if len(name) == 0 {
-			continue
-		}
-		named := true
-		for w := range name {
-			if !s.claimWords[claim][w] {
-				named = false
-				break
-			}
-		}
-		if named {
+		// SetOverlap is 0 for a name without words.
+		if s.claimPages[claim][page] || txt.SetOverlap(s.nameWords[page], s.claimWords[claim]) == 1 {
 			return true
 		}
 	}
@@ -267,15 +254,6 @@ func pageName(page string) string {
 		title = title[:i]
 	}
 	return strings.TrimSpace(title)
-}
-
-// words returns the set of text.PairWords of s.
-func words(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range txt.PairWords(s) {
-		out[w] = true
-	}
-	return out
 }
 
 // loadSets is LoadSets; it also returns every FEVER claim with its split,
