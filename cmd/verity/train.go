@@ -55,10 +55,11 @@ the best on the calibration split. The shipped model is
 nli/model/aligner.json.gz made with --members 3 --old-weight 0 --ema 0.999
 --negated-antonyms --seed 4 (README says why). --seed also draws FNC-1's
 unrelated pairs and the random neutral pairs; the split hashes each pair's
-group and does not depend on it. --ablate trains without one part (wordnet, quantity or attention; none
-for the baseline) and prints the network's development metrics only, writing
-no model. --compose adds a composition layer (a width-3 convolution over each
-side's comparisons before pooling); the shipped model does not have it
+group and does not depend on it. --ablate trains without one part (wordnet,
+quantity or attention; none for the baseline) and prints the network's
+development metrics only, writing no model. --compose adds a composition
+layer (a width-3 convolution over each side's comparisons before pooling);
+the shipped model does not have it
 (README, "Latest round"). --negate also trains on negated claims: each
 training pair labelled entailment or neutral, with "not" after its claim's
 first auxiliary or copula, as a contradiction or a neutral pair (weight 0.5);
