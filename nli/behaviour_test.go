@@ -17,6 +17,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		library = "The library opened its doors to readers in 1911 and has never closed since."
 		bridge  = "The Golden Gate Bridge opened in 1937 after four years of construction."
 		curie   = "Marie Curie was a physicist and chemist. She won two Nobel Prizes, in 1903 and 1911."
+		wheat   = "Global wheat yields rose 8 percent in 2023. Fertiliser prices, which peaked in 2022, fell back over the year."
+		harvest = "The harvest report came out in March. " + wheat + " Rain was plentiful across the plains."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -24,6 +26,10 @@ func TestBehaviourBothWays(t *testing.T) {
 	}{
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},
 		{"direction word with", "Exports fell by 8 percent in 2023.", exports, Entail},
+		{"direction word of another sentence against", "Global wheat yields fell 8 percent in 2023.", wheat, Contradict},
+		{"direction word of another sentence with", "Global wheat yields rose 8 percent in 2023.", wheat, Entail},
+		{"direction word of another sentence against, paragraph", "Global wheat yields fell 8 percent in 2023.", harvest, Contradict},
+		{"direction word of another sentence with, paragraph", "Global wheat yields rose 8 percent in 2023.", harvest, Entail},
 		{"antonym", "The water in the pool was cold.", "The water in the pool was hot.", Contradict},
 		{"antonym absent", "The water in the pool was hot.", "The water in the pool was hot.", Entail},
 		{"negated state against", "The mill still employs weavers.", mill, Contradict},

@@ -135,6 +135,8 @@ func (b *Builtin) Aligner() *Aligner {
 // is analysed once for all passages. A passage of more than two sentences
 // is judged twice, whole and on the one or two consecutive sentences that
 // bear most on the claim (see [focus]), and the two judgments are averaged.
+// Both leave out a sentence that lends the claim only a direction word
+// about something else (see [bearing]).
 // Texts longer than MaxTextBytes are judged on their beginning.
 func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([]evidence.Judgment, error) {
 	if strings.TrimSpace(claim) == "" {
@@ -179,18 +181,23 @@ func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 }
 
 // judgeFocused judges passage against claim c with judge, as described at
-// [Model.judgePassage].
+// [Model.judgePassage], without the sentences that do not bear on the
+// claim ([bearing]; their pronouns resolved first, [resolvePronouns]).
 func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage string) evidence.Judgment {
-	sents := sentences.Texts(passage)
-	whole := judge(c, analyse(passage))
-	if len(sents) <= focusSentences {
-		return whole
+	sents := resolvePronouns(sentences.Texts(passage))
+	whole := analyse(passage)
+	if kept := bearing(c, sents); len(kept) < len(sents) {
+		whole = analyse(strings.Join(kept, " "))
 	}
-	f := judge(c, focus(c, resolvePronouns(sents)))
+	w := judge(c, whole)
+	if len(sents) <= focusSentences {
+		return w
+	}
+	f := judge(c, focus(c, sents))
 	return evidence.Judgment{
-		Entail:     (whole.Entail + f.Entail) / 2,
-		Contradict: (whole.Contradict + f.Contradict) / 2,
-		Neutral:    (whole.Neutral + f.Neutral) / 2,
+		Entail:     (w.Entail + f.Entail) / 2,
+		Contradict: (w.Contradict + f.Contradict) / 2,
+		Neutral:    (w.Neutral + f.Neutral) / 2,
 	}
 }
 
@@ -199,7 +206,60 @@ func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage str
 // earlier window.
 func focus(c *text, sents []string) *text {
 	i, n := txt.BestWindow(sents, 1, focusSentences, func(w string) float64 { return overlap(c, analyse(w)) })
-	return analyse(strings.Join(sents[i:i+n], " "))
+	return analyse(strings.Join(bearing(c, sents[i:i+n]), " "))
+}
+
+// bearing returns the sentences of a passage that bear on the claim. A
+// sentence that shares no content word with the claim but its direction
+// words (rose, fell, more, before ...) and has a direction word of its
+// own is about something else, whose rise or fall the network would align
+// with the claim's: "Global wheat yields fell 8 percent." against "Global
+// wheat yields rose 8 percent. Fertiliser prices fell back." is entailed
+// by the second sentence's "fell" and contradicted by the first. Such
+// sentences are left out when another sentence holds at least half of the
+// claim's content words (direction words aside). A sentence that shares
+// nothing with the claim and has no direction word stays: it only dilutes
+// the judgment, which the network learned to weigh.
+func bearing(c *text, sents []string) []string {
+	if len(sents) < 2 || !slices.ContainsFunc(sents, hasDirection) {
+		return sents
+	}
+	var subject []string
+	for _, tk := range c.toks {
+		if direction[tk.Lower] == 0 && slices.Contains(c.content, tk.Stem) && !slices.Contains(subject, tk.Stem) {
+			subject = append(subject, tk.Stem)
+		}
+	}
+	best, hazard := 0.0, make([]bool, len(sents))
+	for i, s := range sents {
+		stems := map[string]bool{}
+		for _, tk := range tokenize(s) {
+			stems[tk.Stem] = true
+		}
+		share := txt.Overlap(subject, stems)
+		best = max(best, share)
+		hazard[i] = share == 0 && hasDirection(s)
+	}
+	if best < 0.5 {
+		return sents
+	}
+	var kept []string
+	for i, s := range sents {
+		if !hazard[i] {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// hasDirection reports whether s has a direction word.
+func hasDirection(s string) bool {
+	for _, tk := range tokenize(s) {
+		if direction[tk.Lower] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectPronouns open a sentence whose subject is the previous

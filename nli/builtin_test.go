@@ -384,3 +384,46 @@ func TestJudgeParagraph(t *testing.T) {
 		t.Errorf("paragraph stating the claim judged %v, want entail", got)
 	}
 }
+
+func TestBearing(t *testing.T) {
+	claim := analyse("Global wheat yields fell 8 percent in 2023.")
+	const (
+		yields     = "Global wheat yields rose 8 percent in 2023."
+		fertiliser = "Fertiliser prices, which peaked in 2022, fell back over the year."
+	)
+	tests := []struct {
+		name  string
+		sents []string
+		want  []string
+	}{
+		{"a direction word about something else is left out",
+			[]string{yields, fertiliser}, []string{yields}},
+		{"wherever it stands",
+			[]string{"The report came out in March.", fertiliser, yields, "Rain was plentiful."},
+			[]string{"The report came out in March.", yields, "Rain was plentiful."}},
+		{"a sentence with no direction word stays",
+			[]string{yields, "Fertiliser prices eased during the year."}, []string{yields, "Fertiliser prices eased during the year."}},
+		{"a sentence sharing a word of the claim stays",
+			[]string{yields, "Wheat prices fell back over the year."}, []string{yields, "Wheat prices fell back over the year."}},
+		{"nothing is left out when no sentence holds half the claim",
+			[]string{"Yields rose in 2023.", fertiliser}, []string{"Yields rose in 2023.", fertiliser}},
+		{"one sentence stays", []string{fertiliser}, []string{fertiliser}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, bearing(claim, tt.sents)); diff != "" {
+				t.Errorf("bearing (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFocusLeavesOutADirectionWordAboutSomethingElse(t *testing.T) {
+	// The window of two covers the claim's "fell" only through the
+	// sentence about ferry fares.
+	claim := analyse("Traffic on the bridge fell in 1937.")
+	passage := "Fog is common. Traffic on the bridge rose in 1937. Ferry fares fell that year. Tourists visit all year."
+	if got, want := focus(claim, sentences.Texts(passage)).raw, "Traffic on the bridge rose in 1937."; got != want {
+		t.Errorf("focus = %q, want %q", got, want)
+	}
+}
