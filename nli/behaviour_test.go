@@ -32,6 +32,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"direction word of another sentence with, paragraph", "Global wheat yields rose 8 percent in 2023.", harvest, Entail},
 		{"antonym", "The water in the pool was cold.", "The water in the pool was hot.", Contradict},
 		{"antonym absent", "The water in the pool was hot.", "The water in the pool was hot.", Entail},
+		{"born against died", "The poet was born in 1795.", "The poet died in 1795 in Rome.", Contradict},
+		{"born with born", "The poet was born in 1795.", "The poet was born in 1795 in London.", Entail},
 		{"negated state against", "The mill still employs weavers.", mill, Contradict},
 		{"negated state with", "No weaver works at the mill.", mill, Entail},
 		{"paraphrase has", "The library has been open since 1911.", library, Entail},

@@ -63,6 +63,7 @@ var antonyms = func() map[string]map[string]bool {
 		{"increas", "lower"}, {"upregul", "downregul"}, {"benefici", "harm"}, {"protect", "harm"},
 		{"sunni", "raini"}, {"asleep", "awak"}, {"import", "export"}, {"solo", "group"}, {"singl", "marri"},
 		{"amateur", "profession"}, {"democrat", "republican"}, {"lead", "follow"}, {"minimum", "maximum"},
+		{"bear", "die"}, {"birth", "die"},
 	}
 	m := map[string]map[string]bool{}
 	add := func(a, b string) {
