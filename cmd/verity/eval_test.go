@@ -102,6 +102,7 @@ func TestTrainErrors(t *testing.T) {
 		{"nli dropout out of range", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--dropout", "1"}, "want a probability in [0, 1)"},
 		{"nli no members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "0"}, "--members 0: want 1 to 8"},
 		{"nli too many members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "9"}, "--members 9: want 1 to 8"},
+		{"nli distractors with titles", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--distractors", "--titles"}, "--distractors: not with --titles or --title-share"},
 		{"nli old weight", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--old-weight", "1"}, "--old-weight 1: want a weight in [0, 1), or -1 to choose it"},
 		{"wordnet without out", []string{"train", "wordnet"}, "--out FILE is required"},
 		{"wordnet without database", []string{"train", "wordnet", "--out", filepath.Join(t.TempDir(), "w"), "--dict", filepath.Join(t.TempDir(), "none")}, "not a WordNet database directory"},

@@ -92,6 +92,9 @@ the shipped model was not trained with them (README, "Latest round").`,
 			if cfg.TitleShare < 0 || cfg.TitleShare > 1 || (cfg.TitleShare > 0 && cfg.Titles) {
 				return &evidence.InputError{Field: "title-share", Message: fmt.Sprintf("--title-share %g: want a share in [0, 1], and not with --titles", cfg.TitleShare)}
 			}
+			if cfg.Distractors && (cfg.Titles || cfg.TitleShare > 0) {
+				return &evidence.InputError{Field: "distractors", Message: "--distractors: not with --titles or --title-share (a titled passage's first sentence is its title)"}
+			}
 			if cfg.EMA < 0 || cfg.EMA >= 1 {
 				return &evidence.InputError{Field: "ema", Message: fmt.Sprintf("--ema %g: want a decay in [0, 1), for example 0.999", cfg.EMA)}
 			}
@@ -120,6 +123,7 @@ the shipped model was not trained with them (README, "Latest round").`,
 	fl.BoolVar(&cfg.Negate, "negate", false, "also train on negated claims: each training pair labelled entailment or neutral with \"not\" after its claim's first auxiliary (entailment becomes contradiction, neutral stays)")
 	fl.IntVar(&cfg.TuneWords, "tune-words", 0, "learn a correction of the word vectors of at most this many of the training split's most frequent words (0 = none)")
 	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
+	fl.BoolVar(&cfg.Distractors, "distractors", false, "add to every split FEVER's pairs with the first sentence of another subject's passage before or after their passage, label unchanged (set fever_distractor)")
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
 	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")

@@ -34,6 +34,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		}
 		logf("page titles: %d training pairs", train.TitleSome(exs, titled, cfg.TitleShare, max(cfg.Seed, 1)))
 	}
+	if cfg.Distractors {
+		d := train.DistractorSentences(exs)
+		logf("distractor sentences: %d pairs", len(d))
+		exs = append(exs, d...)
+	}
 	if cfg.Negate {
 		neg := train.Negations(exs)
 		logf("negated claims: %d training pairs", len(neg))

@@ -67,6 +67,11 @@ type Config struct {
 	// weight decay, Loshchilov and Hutter, 2019): a word whose batches
 	// disagree about its correction keeps little of it.
 	WordDecay float64
+	// Distractors adds the pairs of DistractorSentences, FEVER's pairs
+	// with a sentence about another subject added, to every split
+	// ('verity train nli --distractors'); the caller adds them, and Info
+	// records it.
+	Distractors bool
 	// Titles opens the Wikipedia sets' passages with their page's title
 	// (LoadWith); the caller loads the data, and Info records it.
 	Titles bool
@@ -658,6 +663,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Titles {
 		info["titles"] = "true"
+	}
+	if cfg.Distractors {
+		info["distractors"] = "true"
 	}
 	if cfg.TitleShare > 0 {
 		info["title_share"] = strconv.FormatFloat(cfg.TitleShare, 'g', -1, 64)
