@@ -134,7 +134,9 @@ func (b *Builtin) Aligner() *Aligner {
 // Judge implements [Judge]: one judgment per passage, in order. The claim
 // is analysed once for all passages. A passage of more than two sentences
 // is judged twice, whole and on the one or two consecutive sentences that
-// bear most on the claim (see [focus]), and the two judgments are averaged.
+// bear most on the claim (see [focus]), and the two judgments are averaged;
+// when the focus has every content word of the claim, its judgment stands
+// alone.
 // Both leave out a sentence that lends the claim only a direction word
 // about something else (see [bearing]).
 // Texts longer than MaxTextBytes are judged on their beginning.
@@ -175,7 +177,11 @@ const focusSentences = 2
 // shares the claim's words states a subtly different finding (SciFact's
 // refuted claims). On SciFact's whole abstracts the mean lifts balanced
 // accuracy from 0.46 to 0.51 and cuts the calibration error from 0.21 to
-// 0.07, and it keeps the citation checker's precision.
+// 0.07, and it keeps the citation checker's precision. A focus that has
+// every content word of the claim is judged alone: a chunk that states
+// the claim in one of its sentences is not diluted by the others (the
+// demo's "Construction of the Golden Gate Bridge began on 5 January
+// 1933." against its source, entailment 0.62 averaged, 0.96 alone).
 func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 	return judgeFocused(m.judge, c, passage)
 }
@@ -193,7 +199,13 @@ func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage str
 	if len(sents) <= focusSentences {
 		return w
 	}
-	f := judge(c, focus(c, sents))
+	ft := focus(c, sents)
+	f := judge(c, ft)
+	if overlap(c, ft) == 1 {
+		// The focus has every content word of the claim: the rest of
+		// the passage can only dilute it.
+		return f
+	}
 	return evidence.Judgment{
 		Entail:     (w.Entail + f.Entail) / 2,
 		Contradict: (w.Contradict + f.Contradict) / 2,

@@ -371,17 +371,24 @@ func TestJudgeParagraph(t *testing.T) {
 	if diff := cmp.Diff(m.judge(c, analyse(short)), judgeOne(t, b, claim, short)); diff != "" {
 		t.Errorf("a two-sentence passage is not judged whole:\n%s", diff)
 	}
-	whole, alone := m.judge(c, analyse(para)), m.judge(c, analyse(sentence))
+	// The focus has every content word of the claim: it is judged alone.
+	if diff := cmp.Diff(m.judge(c, analyse(sentence)), judgeOne(t, b, claim, para)); diff != "" {
+		t.Errorf("a paragraph whose focus has the whole claim is not judged on the focus alone:\n%s", diff)
+	}
+	if got := top(judgeOne(t, b, claim, para)); got != Entail {
+		t.Errorf("paragraph stating the claim judged %v, want entail", got)
+	}
+	// The focus lacks "suspension": whole and focus are averaged.
+	const partial = "The Golden Gate suspension bridge opened in 1937."
+	cp := analyse(partial)
+	whole, alone := m.judge(cp, analyse(para)), m.judge(cp, analyse(sentence))
 	want := evidence.Judgment{
 		Entail:     (whole.Entail + alone.Entail) / 2,
 		Contradict: (whole.Contradict + alone.Contradict) / 2,
 		Neutral:    (whole.Neutral + alone.Neutral) / 2,
 	}
-	if diff := cmp.Diff(want, judgeOne(t, b, claim, para)); diff != "" {
-		t.Errorf("a paragraph is not judged as the mean of whole and focus:\n%s", diff)
-	}
-	if got := top(judgeOne(t, b, claim, para)); got != Entail {
-		t.Errorf("paragraph stating the claim judged %v, want entail", got)
+	if diff := cmp.Diff(want, judgeOne(t, b, partial, para)); diff != "" {
+		t.Errorf("a paragraph whose focus lacks a word of the claim is not judged as the mean of whole and focus:\n%s", diff)
 	}
 }
 
