@@ -802,8 +802,11 @@ func TestRunBatchesWrites(t *testing.T) {
 	if err != nil || sum.Sources != 300 || len(sum.Failed) != 0 {
 		t.Fatalf("summary %+v, %v; want 300 ingested", sum, err)
 	}
-	if idx.replaces != 2 || srcs.puts != 2 {
-		t.Errorf("%d passage and %d source transactions for 300 sources; want 2 of each: the first source, then the 299 that waited", idx.replaces, srcs.puts)
+	// Two of each: the first source, then the 299 that waited. On a
+	// loaded machine the writer may start only after every source is
+	// queued, and then one transaction holds them all.
+	if idx.replaces != srcs.puts || idx.replaces < 1 || idx.replaces > 2 {
+		t.Errorf("%d passage and %d source transactions for 300 sources; want 2 of each (the first source, then the 299 that waited), or 1 when the writer starts after all are queued", idx.replaces, srcs.puts)
 	}
 	for i := range 300 {
 		id := fmt.Sprintf("recs:r%d", i)
