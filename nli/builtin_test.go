@@ -338,20 +338,23 @@ func BenchmarkLoadBuiltin(b *testing.B) {
 }
 
 func TestFocus(t *testing.T) {
-	claim := analyse("The bridge opened to traffic in 1937.")
+	const bridge = "The bridge opened to traffic in 1937."
 	tests := []struct {
-		name, passage, want string
+		name, claim, passage, want string
 	}{
-		{"best sentence of a paragraph",
+		{"best sentence of a paragraph", bridge,
 			"The city lies on a bay. Fog is common in summer. The bridge opened to traffic in 1937. It was then the longest suspension span. Tourists visit all year.",
 			"The bridge opened to traffic in 1937."},
-		{"two sentences when they cover more",
+		{"two sentences when they cover more", bridge,
 			"Fog is common. The bridge opened in May. Traffic crossed it from 1937 on. Tourists visit all year.",
 			"The bridge opened in May. Traffic crossed it from 1937 on."},
+		{"the claim's figures count", "The ARPANET was decommissioned in 1990.",
+			"On 1 January 1983 the ARPANET switched to the TCP/IP protocols. The ARPANET itself had carried its first message in October 1969. TCP/IP let separate networks exchange traffic. The ARPANET was formally shut down in 1990, after newer networks had taken over its role.",
+			"The ARPANET was formally shut down in 1990, after newer networks had taken over its role."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := focus(claim, sentences.Texts(tt.passage)).raw; got != tt.want {
+			if got := focus(analyse(tt.claim), sentences.Texts(tt.passage)).raw; got != tt.want {
 				t.Errorf("focus = %q, want %q", got, tt.want)
 			}
 		})
