@@ -191,11 +191,11 @@ func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 // claim ([bearing]; their pronouns resolved first, [resolvePronouns]).
 func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage string) evidence.Judgment {
 	sents := resolvePronouns(sentences.Texts(passage))
-	whole := analyse(passage)
+	whole := passage
 	if kept := bearing(c, sents); len(kept) < len(sents) {
-		whole = analyse(strings.Join(kept, " "))
+		whole = strings.Join(kept, " ")
 	}
-	w := judge(c, whole)
+	w := judge(c, analyse(whole))
 	if len(sents) <= focusSentences {
 		return w
 	}
@@ -243,7 +243,20 @@ func focus(c *text, sents []string) *text {
 // nothing with the claim and has no direction word stays: it only dilutes
 // the judgment, which the network learned to weigh.
 func bearing(c *text, sents []string) []string {
-	if len(sents) < 2 || !slices.ContainsFunc(sents, hasDirection) {
+	if len(sents) < 2 {
+		return sents
+	}
+	// Each sentence is tokenised once, for its stems and its direction
+	// words; most passages have none of the latter and return here.
+	stems, dirs := make([]map[string]bool, len(sents)), make([]bool, len(sents))
+	for i, s := range sents {
+		stems[i] = map[string]bool{}
+		for _, tk := range tokenize(s) {
+			stems[i][tk.Stem] = true
+			dirs[i] = dirs[i] || direction[tk.Lower] != 0
+		}
+	}
+	if !slices.Contains(dirs, true) {
 		return sents
 	}
 	var subject []string
@@ -253,14 +266,10 @@ func bearing(c *text, sents []string) []string {
 		}
 	}
 	best, hazard := 0.0, make([]bool, len(sents))
-	for i, s := range sents {
-		stems := map[string]bool{}
-		for _, tk := range tokenize(s) {
-			stems[tk.Stem] = true
-		}
-		share := txt.Overlap(subject, stems)
+	for i := range sents {
+		share := txt.Overlap(subject, stems[i])
 		best = max(best, share)
-		hazard[i] = share == 0 && hasDirection(s)
+		hazard[i] = share == 0 && dirs[i]
 	}
 	if best < 0.5 {
 		return sents
@@ -272,16 +281,6 @@ func bearing(c *text, sents []string) []string {
 		}
 	}
 	return kept
-}
-
-// hasDirection reports whether s has a direction word.
-func hasDirection(s string) bool {
-	for _, tk := range tokenize(s) {
-		if direction[tk.Lower] != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // subjectPronouns open a sentence whose subject is the previous
