@@ -19,6 +19,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		curie   = "Marie Curie was a physicist and chemist. She won two Nobel Prizes, in 1903 and 1911."
 		wheat   = "Global wheat yields rose 8 percent in 2023. Fertiliser prices, which peaked in 2022, fell back over the year."
 		harvest = "The harvest report came out in March. " + wheat + " Rain was plentiful across the plains."
+		oldMill = "The old mill opened beside the river in 1850. Weavers came from across the county to work its looms. It closed in 1974 after a fire."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -50,6 +51,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
+		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},
+		{"pronoun for a noun phrase two sentences back disagrees", "The old mill closed in 1964.", oldMill, Contradict},
 	}
 	for _, tt := range tests {
 		t.Run(tt.behaviour, func(t *testing.T) {

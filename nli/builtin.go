@@ -291,8 +291,11 @@ var subjectPronouns = map[string]string{"He": "", "She": "", "It": "", "They": "
 // resolvePronouns returns sents with a pronoun that opens a sentence
 // replaced by the name that opens the sentence before it ("Marie Curie was
 // a physicist. She won two Nobel Prizes." makes the second "Marie Curie
-// won two Nobel Prizes."), so that a window of one or two sentences keeps
-// its subject. A sentence that does not open with a name lends none.
+// won two Nobel Prizes."), or by the noun phrase that opens it ("The mill
+// opened in 1850. It closed in 1974." makes the second "The mill closed
+// in 1974."; see [leadingNounPhrase]), so that a window of one or two
+// sentences keeps its subject. A sentence that opens with neither lends
+// none.
 func resolvePronouns(sents []string) []string {
 	out := slices.Clone(sents)
 	for i := 1; i < len(out); i++ {
@@ -301,11 +304,98 @@ func resolvePronouns(sents []string) []string {
 		if !ok || !isPronoun {
 			continue
 		}
-		if name := leadingName(out[i-1]); name != "" {
+		if name := antecedent(out[max(0, i-antecedentSentences):i], pluralPronouns[first]); name != "" {
 			out[i] = name + suffix + " " + rest
 		}
 	}
 	return out
+}
+
+// antecedentSentences is how many sentences back a pronoun's subject is
+// looked for: "The old mill opened in 1850. Weavers came from across the
+// county. It closed in 1974." resolves "It" to the mill.
+const antecedentSentences = 2
+
+// antecedent returns the subject that a sentence-opening pronoun after
+// sents refers to: the name or noun phrase that opens the nearest of them
+// that opens with one. A nearer sentence that opens otherwise stops the
+// search ("A fire broke out. It ...": the fire, which has no phrase to
+// stand in for it), unless it opens with a bare noun of the other number
+// ("Weavers came. It ...": not the weavers).
+func antecedent(sents []string, plural bool) string {
+	for k := len(sents) - 1; k >= 0; k-- {
+		if name := leadingName(sents[k]); name != "" {
+			return name
+		}
+		if np := leadingNounPhrase(sents[k], plural); np != "" {
+			return np
+		}
+		first, _, _ := strings.Cut(sents[k], " ")
+		lw := strings.ToLower(strings.TrimRight(first, ",.;:"))
+		if lw == "" || stopwords[lw] || pluralWord(lw) == plural {
+			return ""
+		}
+	}
+	return ""
+}
+
+// pluralPronouns are the subjectPronouns that refer to a plural.
+var pluralPronouns = set("They", "Their")
+
+// nounPhraseWords bounds the words of a noun phrase after its "The".
+const nounPhraseWords = 4
+
+// leadingNounPhrase is the noun phrase that opens s with "The" ("The old
+// mill" of "The old mill closed in 1974."), or "" when s does not open
+// with one of the number asked for (plural for "They", singular for "It").
+// verity has no part-of-speech tagger, so the phrase ends by rule: after
+// at most nounPhraseWords words, at a comma or a possessive, before a
+// function word, a number, or a word past the first that ends in "ed" or
+// "ing" (a verb: "opened", "closing") or, for a singular phrase, in a
+// single "s" ("employs"); a possessive ends it without its "'s". The last
+// word is the head; its number (a final "s" makes it plural, "ss", "us"
+// and "is" do not) must be the pronoun's.
+func leadingNounPhrase(s string, plural bool) string {
+	words := strings.Fields(s)
+	if len(words) < 3 || words[0] != "The" {
+		return ""
+	}
+	phrase := words[:1:1]
+	for _, w := range words[1:min(len(words)-1, 1+nounPhraseWords)] {
+		bare := strings.TrimRight(w, ",.;:")
+		lw := strings.ToLower(bare)
+		if owner, ok := strings.CutSuffix(bare, "'s"); ok {
+			// "The company's profits": the owner is the subject.
+			phrase = append(phrase, owner)
+			break
+		}
+		if lw == "" || stopwords[lw] || strings.ContainsAny(lw[:1], "0123456789") {
+			break
+		}
+		if !plural && pluralWord(lw) {
+			if len(phrase) == 1 {
+				return "" // "The weavers ...": a plural, not "It"
+			}
+			break
+		}
+		if len(phrase) > 1 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) {
+			break
+		}
+		phrase = append(phrase, bare)
+		if bare != w || plural && pluralWord(lw) {
+			break // a comma, or the plural head, ends the phrase
+		}
+	}
+	if len(phrase) < 2 || pluralWord(strings.ToLower(phrase[len(phrase)-1])) != plural {
+		return ""
+	}
+	return strings.Join(phrase, " ")
+}
+
+// pluralWord reports whether the lower-case word w ends like a plural: in
+// "s", but not "ss", "us" or "is".
+func pluralWord(w string) bool {
+	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
 }
 
 // leadingName is the run of capitalised words that opens s, "The" included

@@ -34,3 +34,66 @@ func TestStripAttribution(t *testing.T) {
 		}
 	}
 }
+
+func TestLeadingNounPhrase(t *testing.T) {
+	for _, tt := range []struct {
+		s      string
+		plural bool
+		want   string
+	}{
+		{"The mill opened in 1850.", false, "The mill"},
+		{"The old mill closed in 1974.", false, "The old mill"},
+		{"The mill employs forty weavers.", false, "The mill"},
+		{"The company's profits rose.", false, "The company"},
+		{"The bridge, which opened in 1937, is orange.", false, "The bridge"},
+		{"The building collapsed in 2001.", false, "The building"},
+		{"The census counted 4,000 people.", false, "The census"},
+		{"The weavers went on strike.", true, "The weavers"},
+		{"The new looms arrived in 1900.", true, "The new looms"},
+		// The number must be the pronoun's: "It" after "The weavers" is
+		// about something else.
+		{"The weavers built the mill.", false, ""},
+		{"The mill opened in 1850.", true, ""},
+		// Not a noun phrase with "The", or nothing after it.
+		{"Weavers worked there.", false, ""},
+		{"The 1850 mill opened.", false, ""},
+		{"The end.", false, ""},
+		{"The was.", false, ""},
+	} {
+		if got := leadingNounPhrase(tt.s, tt.plural); got != tt.want {
+			t.Errorf("leadingNounPhrase(%q, %v) = %q, want %q", tt.s, tt.plural, got, tt.want)
+		}
+	}
+}
+
+func TestResolvePronounsLooksBack(t *testing.T) {
+	for _, tt := range []struct{ in, want []string }{
+		{
+			[]string{"The old mill opened in 1850.", "Weavers came from across the county.", "It closed in 1974."},
+			[]string{"The old mill opened in 1850.", "Weavers came from across the county.", "The old mill closed in 1974."},
+		},
+		{
+			// A nearer sentence with a subject of its own blocks the search.
+			[]string{"The old mill opened in 1850.", "A fire broke out in 1900.", "It burned for days."},
+			[]string{"The old mill opened in 1850.", "A fire broke out in 1900.", "It burned for days."},
+		},
+		{
+			// At most two sentences back.
+			[]string{"The old mill opened in 1850.", "Weavers came.", "Looms clattered.", "It closed in 1974."},
+			[]string{"The old mill opened in 1850.", "Weavers came.", "Looms clattered.", "It closed in 1974."},
+		},
+		{
+			// The number must match: "They" after a singular mill.
+			[]string{"The mill opened in 1850.", "They closed it in 1974."},
+			[]string{"The mill opened in 1850.", "They closed it in 1974."},
+		},
+		{
+			[]string{"The weavers went on strike.", "They won a rise."},
+			[]string{"The weavers went on strike.", "The weavers won a rise."},
+		},
+	} {
+		if diff := cmp.Diff(tt.want, resolvePronouns(tt.in)); diff != "" {
+			t.Errorf("resolvePronouns(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
