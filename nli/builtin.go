@@ -228,7 +228,39 @@ func focus(c *text, sents []string) *text {
 		}
 	}
 	i, n := txt.BestWindow(sents, 1, focusSentences, func(w string) float64 { return txt.Overlap(words, analyse(w).stems) })
-	return analyse(strings.Join(bearing(c, sents[i:i+n]), " "))
+	window := sents[i : i+n]
+	if txt.Overlap(words, analyse(strings.Join(window, " ")).stems) < 1 {
+		if pair := wholePair(words, sents); pair != nil {
+			window = pair
+		}
+	}
+	return analyse(strings.Join(bearing(c, window), " "))
+}
+
+// wholePair returns the first two sentences of sents, not next to each
+// other, that together hold every one of words, or nil. It is the focus
+// when no window of consecutive sentences holds them all: "Eleven workers
+// died during the construction of the Golden Gate Bridge." against a
+// paragraph that opens "Construction of the Golden Gate Bridge began ..."
+// and says two sentences on "... but eleven workers died during
+// construction ...", where the window with the deaths alone lacks the
+// bridge and was judged neutral.
+func wholePair(words []string, sents []string) []string {
+	if len(words) == 0 {
+		return nil
+	}
+	stems := make([]map[string]bool, len(sents))
+	for k, s := range sents {
+		stems[k] = analyse(s).stems
+	}
+	for i := range sents {
+		for j := i + 2; j < len(sents); j++ {
+			if !slices.ContainsFunc(words, func(w string) bool { return !stems[i][w] && !stems[j][w] }) {
+				return []string{sents[i], sents[j]}
+			}
+		}
+	}
+	return nil
 }
 
 // bearing returns the sentences of a passage that bear on the claim. A

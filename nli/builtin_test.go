@@ -351,6 +351,12 @@ func TestFocus(t *testing.T) {
 		{"the claim's figures count", "The ARPANET was decommissioned in 1990.",
 			"On 1 January 1983 the ARPANET switched to the TCP/IP protocols. The ARPANET itself had carried its first message in October 1969. TCP/IP let separate networks exchange traffic. The ARPANET was formally shut down in 1990, after newer networks had taken over its role.",
 			"The ARPANET was formally shut down in 1990, after newer networks had taken over its role."},
+		{"two sentences apart when only they hold the whole claim", "Eleven workers died during the construction of the bridge.",
+			"Construction of the bridge began in 1933. Workers spun two main cables. A safety net saved 19 men, but eleven workers died during construction. The span opened in 1937.",
+			"Construction of the bridge began in 1933. A safety net saved 19 men, but eleven workers died during construction."},
+		{"no sentences apart when they too lack a word of the claim", "Twelve workers died during the construction of the bridge.",
+			"Construction of the bridge began in 1933. Workers spun two main cables. A safety net saved 19 men, but eleven workers died during construction. The span opened in 1937.",
+			"A safety net saved 19 men, but eleven workers died during construction."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,8 +33,10 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// SciFact corpus check, and lost two and three of these 77 claims
 	// (README, "Demo-claims benchmark"). Raised to 70 and 72 with the
 	// judge retrained on the mended other-subject pairs, and to 71 and 73
-	// with it retrained after born and died became antonyms.
-	floors := []int{71, 73}
+	// with it retrained after born and died became antonyms; the second
+	// to 74 when two sentences apart that hold the whole claim became the
+	// focus.
+	floors := []int{71, 74}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
