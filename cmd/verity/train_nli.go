@@ -44,6 +44,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		logf("negated claims: %d training pairs", len(neg))
 		exs = append(exs, neg...)
 	}
+	if cfg.Swap {
+		sw := train.Swaps(exs)
+		logf("swapped contradictions: %d training pairs", len(sw))
+		exs = append(exs, sw...)
+	}
 	if cfg.MaxTrain > 0 {
 		// A reduced budget: fewer pairs to encode and score as well.
 		exs = train.Reduce(exs, cfg.MaxTrain, cfg.MaxTrain/5, 1000, max(cfg.Seed, 1))

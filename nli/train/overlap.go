@@ -69,5 +69,6 @@ func setWeights() map[string]float64 {
 		weights[f.Name] = f.Weight
 	}
 	weights[SetNegated] = negatedWeight
+	weights[SetSwapped] = swappedWeight
 	return weights
 }

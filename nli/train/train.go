@@ -56,6 +56,9 @@ type Config struct {
 	// ('verity train nli --negate'); it is recorded in the model's
 	// information.
 	Negate bool
+	// Swap adds the swapped contradictions of Swaps to the training
+	// split ('verity train nli --swap'); Info records it.
+	Swap bool
 	// TuneWords, when positive, learns a correction of the word vectors
 	// of at most that many of the training split's most frequent words
 	// (align.Config.Words); Vocab is the words, which Vocabulary draws
@@ -660,6 +663,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Negate {
 		info["negated"] = "true"
+	}
+	if cfg.Swap {
+		info["swapped"] = "true"
 	}
 	if cfg.Titles {
 		info["titles"] = "true"
