@@ -163,6 +163,9 @@ func (a *Aligner) judge(c, p *text) evidence.Judgment {
 }
 
 func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
+	if a.DropAsides {
+		passage = dropAsides(c, passage)
+	}
 	j := judgeFocused(a.judge, c, passage)
 	if a.old == nil || a.OldWeight <= 0 {
 		return j
@@ -189,10 +192,13 @@ func (a *Aligner) WithOld(m *Model, w float64) *Aligner {
 // Encoder turns (claim, passage) pairs into network inputs for training.
 // It remembers word vectors and WordNet analyses, so it is for one
 // goroutine.
-type Encoder struct{ e *encoder }
+type Encoder struct {
+	e    *encoder
+	opts EncoderOptions
+}
 
 // NewEncoder returns an encoder for training with opts.
-func NewEncoder(opts EncoderOptions) *Encoder { return &Encoder{newEncoder(true, opts)} }
+func NewEncoder(opts EncoderOptions) *Encoder { return &Encoder{newEncoder(true, opts), opts} }
 
 // Words calls f with each word of text that the model reads as a token, in
 // lower case: the words a vocabulary of tuned words is drawn from.
@@ -205,5 +211,9 @@ func (e *Encoder) Words(text string, f func(string)) {
 // Encode returns the network input of a pair, the passage cut to the
 // first words the model reads.
 func (e *Encoder) Encode(claim, passage string) *align.Input {
-	return e.e.encode(analyse(claim), analyse(passage))
+	c := analyse(claim)
+	if e.opts.DropAsides {
+		passage = dropAsides(c, passage)
+	}
+	return e.e.encode(c, analyse(passage))
 }

@@ -182,19 +182,8 @@ func TestAlignerTunedWords(t *testing.T) {
 	net := *a.Net
 	net.Cfg.Words = 2
 	net.P = append(slices.Clone(a.Net.P), make([]float64, 2*net.Cfg.D)...)
-	roundTrip := func(b *Aligner) *Aligner {
-		var buf bytes.Buffer
-		if err := b.Save(&buf); err != nil {
-			t.Fatal(err)
-		}
-		r, err := ReadAligner(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
 	plain := NewAligner([]*align.Model{a.Net}, EncoderOptions{}, false, nil)
-	zero := roundTrip(NewAligner([]*align.Model{&net}, EncoderOptions{Vocab: []string{"tower", "bridge"}}, false, nil))
+	zero := saveAndRead(t, NewAligner([]*align.Model{&net}, EncoderOptions{Vocab: []string{"tower", "bridge"}}, false, nil))
 	tower := [2]string{"The tower is 300 metres tall.", "The tower is 330 metres tall."}
 	other := [2]string{"Exports rose by 8 percent in 2023.", "Exports fell 8 percent in 2023."}
 	for _, p := range [][2]string{tower, other} {
@@ -205,7 +194,7 @@ func TestAlignerTunedWords(t *testing.T) {
 	for k := range net.Cfg.D {
 		net.P[len(a.Net.P)+k] = 3 // "tower"'s row
 	}
-	moved := roundTrip(NewAligner([]*align.Model{&net}, EncoderOptions{Vocab: []string{"tower", "bridge"}}, false, nil))
+	moved := saveAndRead(t, NewAligner([]*align.Model{&net}, EncoderOptions{Vocab: []string{"tower", "bridge"}}, false, nil))
 	if got, was := moved.Predict(tower[0], tower[1]), plain.Predict(tower[0], tower[1]); got == was {
 		t.Errorf("a correction of \"tower\" left %q judged as before: %+v", tower, got)
 	}

@@ -111,6 +111,10 @@ type EncoderOptions struct {
 	// what "is alive" says. (Gradable antonyms are looser, "not hot" is
 	// not "cold", but neither contradicts the other.)
 	NegatedAntonyms bool `json:"negated_antonyms,omitempty"`
+	// DropAsides reads each passage without its bracketed asides that
+	// share nothing with the claim (dropAsides), in training and in
+	// judging.
+	DropAsides bool `json:"drop_asides,omitempty"`
 }
 
 type encodeMemo struct {

@@ -51,14 +51,7 @@ func TestNegatedAntonyms(t *testing.T) {
 func TestAlignerNegatedAntonyms(t *testing.T) {
 	a := loadAligner(t)
 	nets := append([]*align.Model{a.Net}, a.Members...)
-	var buf bytes.Buffer
-	if err := NewAligner(nets, EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: true}, a.Rules, a.Info).Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	on, err := ReadAligner(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	on := saveAndRead(t, NewAligner(nets, EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: true}, a.Rules, a.Info))
 	if !on.NegatedAntonyms {
 		t.Fatal("negated_antonyms was not read back")
 	}
@@ -67,4 +60,18 @@ func TestAlignerNegatedAntonyms(t *testing.T) {
 	if got, was := on.Predict(claim, passage), off.Predict(claim, passage); got == was {
 		t.Errorf("%q | %q: judged %+v with negated antonyms as without", claim, passage, got)
 	}
+}
+
+// saveAndRead returns a as ReadAligner reads it back after Save.
+func saveAndRead(t *testing.T, a *Aligner) *Aligner {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := a.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadAligner(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -67,7 +67,10 @@ the shipped model was not trained with them (README, "Latest round").
 --swap also trains on the contradictions of SNLI, counterfactual SNLI,
 MultiNLI and TaxiNLI (passages of at most 40 words) with claim and passage
 swapped, still contradictions (weight 0.5); the shipped model was not
-trained with them (README, "Swapped contradictions").`,
+trained with them (README, "Swapped contradictions"). --drop-asides reads
+each passage, in training and in the model's judging, without its
+bracketed asides that share no word or figure with the claim; the shipped
+model does not (README, "Asides").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -127,6 +130,7 @@ trained with them (README, "Swapped contradictions").`,
 	fl.BoolVar(&cfg.Negate, "negate", false, "also train on negated claims: each training pair labelled entailment or neutral with \"not\" after its claim's first auxiliary (entailment becomes contradiction, neutral stays)")
 	fl.IntVar(&cfg.TuneWords, "tune-words", 0, "learn a correction of the word vectors of at most this many of the training split's most frequent words (0 = none)")
 	fl.Float64Var(&cfg.WordDecay, "word-decay", 0, "with --tune-words, shrink the corrections towards zero by learning rate x this every step (0 = none)")
+	fl.BoolVar(&cfg.DropAsides, "drop-asides", false, "read each passage without its bracketed asides that share no word or figure with the claim, in training and in the model's judging")
 	fl.BoolVar(&cfg.Swap, "swap", false, "also train on the contradictions of SNLI, counterfactual SNLI, MultiNLI and TaxiNLI with claim and passage swapped (set swapped, weight 0.5)")
 	fl.BoolVar(&cfg.Distractors, "distractors", false, "add to every split FEVER's pairs with the first sentence of another subject's passage before or after their passage, label unchanged (set fever_distractor)")
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")

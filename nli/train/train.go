@@ -56,6 +56,9 @@ type Config struct {
 	// ('verity train nli --negate'); it is recorded in the model's
 	// information.
 	Negate bool
+	// DropAsides reads passages without their bracketed asides that
+	// share nothing with the claim (nli.EncoderOptions.DropAsides).
+	DropAsides bool
 	// Swap adds the swapped contradictions of Swaps to the training
 	// split ('verity train nli --swap'); Info records it.
 	Swap bool
@@ -105,7 +108,7 @@ type Config struct {
 // EncoderOptions are the encoding choices of cfg, for Encode and the
 // model file.
 func (c Config) EncoderOptions() nli.EncoderOptions {
-	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms}
+	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, DropAsides: c.DropAsides}
 }
 
 // netSeed seeds the network's initial weights, the order of the pairs and
@@ -256,7 +259,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms"))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides"))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -663,6 +666,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Negate {
 		info["negated"] = "true"
+	}
+	if cfg.DropAsides {
+		info["drop_asides"] = "true"
 	}
 	if cfg.Swap {
 		info["swapped"] = "true"
