@@ -43,6 +43,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"same slot", "The Golden Gate Bridge opened in 1932.", bridge, Contradict},
 		{"number within tolerance", "The city has about 2.1 million inhabitants.", "The city had 2,104,000 inhabitants at the last census.", Entail},
 		{"number outside tolerance", "The city has about 3.4 million inhabitants.", "The city had 2,104,000 inhabitants at the last census.", Contradict},
+		{"number one unit off", "12 workers died during the construction.", "11 workers died during the construction.", Contradict},
+		{"number the same", "11 workers died during the construction.", "11 workers died during the construction.", Entail},
 		{"date agrees", "The treaty was signed in March 1957.", "The treaty was signed on 25 March 1957 in Rome.", Entail},
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
 		{"quantifier stronger", "All birds can fly.", "Many birds can fly.", Neutral},

@@ -96,6 +96,10 @@ type encoder struct {
 	memo   *encodeMemo
 	words  map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
 	negAnt bool             // EncoderOptions.NegatedAntonyms
+	// exact compares the claim's figures with the passage's without the
+	// one-unit tolerance (quantity.CompareExact), as the judge does; the
+	// training encoder does not (see Aligner.init).
+	exact bool
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -332,7 +336,11 @@ func (e *encoder) encode(c, p *text) *align.Input {
 			}
 		}
 	}
-	nc := quantity.Compare(c.raw, p.raw)
+	compare := quantity.Compare
+	if e.exact {
+		compare = quantity.CompareExact
+	}
+	nc := compare(c.raw, p.raw)
 	if nc.Applicable && nc.OK {
 		in.Global[glQuantAgree] = 1
 	}

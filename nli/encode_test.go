@@ -75,3 +75,19 @@ func saveAndRead(t *testing.T, a *Aligner) *Aligner {
 	}
 	return b
 }
+
+// TestJudgeReadsFiguresExactly pins that the judge compares figures
+// without the one-unit tolerance while training encodes with it, as the
+// shipped networks were trained.
+func TestJudgeReadsFiguresExactly(t *testing.T) {
+	a := loadAligner(t)
+	const claim, passage = "12 workers died.", "11 workers died."
+	judged := a.enc.encode(analyse(claim), analyse(passage))
+	if judged.Global[glQuantConflict] != 1 || judged.Global[glQuantAgree] != 0 {
+		t.Errorf("judging: quantity agree %v, conflict %v; want a conflict", judged.Global[glQuantAgree], judged.Global[glQuantConflict])
+	}
+	trained := NewEncoder(a.EncoderOptions).Encode(claim, passage)
+	if trained.Global[glQuantAgree] != 1 || trained.Global[glQuantConflict] != 0 {
+		t.Errorf("training: quantity agree %v, conflict %v; want agreement within one unit", trained.Global[glQuantAgree], trained.Global[glQuantConflict])
+	}
+}

@@ -91,8 +91,17 @@ func RelativeError(a, b float64) float64 {
 // (OK false); otherwise OK when at least one agrees; Applicable false when
 // none is compared or settled.
 func Compare(claim, source string) evidence.NumCheck {
+	return summarise(Check(claim, source))
+}
+
+// CompareExact is [Compare] over [CheckExact].
+func CompareExact(claim, source string) evidence.NumCheck {
+	return summarise(CheckExact(claim, source))
+}
+
+func summarise(findings []Finding) evidence.NumCheck {
 	var nc evidence.NumCheck
-	for _, f := range Check(claim, source) {
+	for _, f := range findings {
 		switch f.Outcome {
 		case Conflicts:
 			nc.Mismatches = append(nc.Mismatches, evidence.Mismatch{Claim: f.Claim.Text, Source: f.Source.Text})
@@ -153,7 +162,16 @@ func Compare(claim, source string) evidence.NumCheck {
 // share context with the claim quantity or the source offers exactly one
 // candidate, and the nearest conflicting figure is reported. When several
 // candidates share nothing with the claim, the outcome is Unsettled.
-func Check(claim, source string) []Finding {
+func Check(claim, source string) []Finding { return check(claim, source, false) }
+
+// CheckExact is [Check] without the tolerance of one unit in the claim's
+// last written place: only the rounding that place hides (half a unit),
+// and the ±10% of a hedged figure, let two figures agree, so "12 workers"
+// conflicts with 11, which Check lets pass. The NLI judge reads figures
+// this way when its model was trained to (nli.EncoderOptions).
+func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
+
+func check(claim, source string, exact bool) []Finding {
 	cl := analyse(claim, maxClaimQuantities)
 	if len(cl.found) == 0 {
 		return nil
@@ -172,7 +190,7 @@ func Check(claim, source string) []Finding {
 			if srcCtx[j] == nil {
 				srcCtx[j] = src.context(j)
 			}
-			cands = append(cands, candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q)})
+			cands = append(cands, candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)})
 		}
 		out = append(out, judge(c.q, cands))
 	}
@@ -420,7 +438,7 @@ func (a interval) within(b interval) bool { return a.lo >= b.lo && a.hi <= b.hi 
 func (a interval) meets(b interval) bool  { return a.lo <= b.hi && b.lo <= a.hi }
 
 // relate compares claim quantity c with a compatible source quantity s.
-func relate(c, s Quantity) Outcome {
+func relate(c, s Quantity, exact bool) Outcome {
 	var ci, si interval
 	switch {
 	case c.Kind == Ordinal || s.Kind == Ordinal:
@@ -429,7 +447,7 @@ func relate(c, s Quantity) Outcome {
 	case c.Kind == Year || c.Kind == Date:
 		ci, si = days(c), days(s)
 	default:
-		ci, si = figures(c, s)
+		ci, si = figures(c, s, exact)
 	}
 	switch {
 	case si.within(ci):
@@ -441,8 +459,8 @@ func relate(c, s Quantity) Outcome {
 }
 
 // figures returns the claim's interval, with its tolerance, and the
-// source's, in base units.
-func figures(c, s Quantity) (interval, interval) {
+// source's, in base units; exact leaves out the 2% and the one unit.
+func figures(c, s Quantity, exact bool) (interval, interval) {
 	_, fc := dimension(c)
 	_, fs := dimension(s)
 	cv, ch, step := c.Value*fc, c.High*fc, c.Step*fc
@@ -454,7 +472,10 @@ func figures(c, s Quantity) (interval, interval) {
 	// ±2%; ±½ unit, the rounding of the claim's last written place;
 	// ±1 unit when that is at most a tenth of the figure.
 	tol := math.Max(rel*math.Abs(sv), step/2)
-	if step > 0 && math.Abs(cv) >= 10*step*(1-1e-9) {
+	if exact && rel == RelTolerance {
+		tol = step / 2
+	}
+	if !exact && step > 0 && math.Abs(cv) >= 10*step*(1-1e-9) {
 		tol = math.Max(tol, step)
 	}
 	tol *= 1 + 1e-9 // float noise: 1.1 - 1.0 is 0.10000000000000009

@@ -116,6 +116,38 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+func TestCompareExact(t *testing.T) {
+	ok := evidence.NumCheck{Applicable: true, OK: true}
+	bad := func(claim, source string) evidence.NumCheck {
+		return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: claim, Source: source}}}
+	}
+	tests := []struct {
+		name, claim, source string
+		tolerant, exact     evidence.NumCheck
+	}{
+		// One unit: Compare lets it pass, CompareExact does not.
+		{"12 vs 11 workers", "12 workers died.", "11 workers died.", ok, bad("12", "11")},
+		{"196 vs 195 countries", "196 countries signed the agreement.", "195 countries signed the agreement.", ok, bad("196", "195")},
+		// Rounding, the hedge band and bounds hold in both.
+		{"rounded figure", "Northport has 3 million residents.", "Northport has 3.1 million residents.", ok, ok},
+		{"about 2.1 million", "The city has about 2.1 million inhabitants.", "The city had 2,104,000 inhabitants.", ok, ok},
+		{"about 31% against 30%", "Coal causes 30% of global emissions.", "Coal causes about 31% of global emissions.", ok, ok},
+		{"bound", "More than 9,000 satellites are active.", "There are 9,210 active satellites.", ok, ok},
+		{"same figure", "12 workers died.", "12 workers died.", ok, ok},
+		{"far off", "30 workers died.", "11 workers died.", bad("30", "11"), bad("30", "11")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.tolerant, Compare(tt.claim, tt.source)); diff != "" {
+				t.Errorf("Compare(%q, %q) mismatch (-want +got):\n%s", tt.claim, tt.source, diff)
+			}
+			if diff := cmp.Diff(tt.exact, CompareExact(tt.claim, tt.source)); diff != "" {
+				t.Errorf("CompareExact(%q, %q) mismatch (-want +got):\n%s", tt.claim, tt.source, diff)
+			}
+		})
+	}
+}
+
 func TestCheck(t *testing.T) {
 	got := Check("Revenue reached $50B and profit $3 billion in 2023.", "Revenue reached $30 billion and profit $3.0bn in 2023.")
 	type row struct {
