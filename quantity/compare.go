@@ -168,7 +168,7 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // last written place: only the rounding that place hides (half a unit),
 // and the ±10% of a hedged figure, let two figures agree, so "12 workers"
 // conflicts with 11, which Check lets pass. The NLI judge reads figures
-// this way when its model was trained to (nli.EncoderOptions).
+// this way; its training encoder uses Check (nli.Aligner).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -459,21 +459,24 @@ func relate(c, s Quantity, exact bool) Outcome {
 }
 
 // figures returns the claim's interval, with its tolerance, and the
-// source's, in base units; exact leaves out the 2% and the one unit.
+// source's, in base units; exact leaves out the 2% and the one unit
+// (CheckExact).
 func figures(c, s Quantity, exact bool) (interval, interval) {
 	_, fc := dimension(c)
 	_, fs := dimension(s)
 	cv, ch, step := c.Value*fc, c.High*fc, c.Step*fc
 	sv, sh := s.Value*fs, s.High*fs
+	approx := c.Bound == Approx || s.Bound == Approx
 	rel := RelTolerance
-	if c.Bound == Approx || s.Bound == Approx {
+	if approx {
 		rel = ApproxTolerance
 	}
-	// ±2%; ±½ unit, the rounding of the claim's last written place;
-	// ±1 unit when that is at most a tenth of the figure.
-	tol := math.Max(rel*math.Abs(sv), step/2)
-	if exact && rel == RelTolerance {
-		tol = step / 2
+	// ±½ unit, the rounding of the claim's last written place; ±2%
+	// (±10% when hedged); ±1 unit when that is at most a tenth of the
+	// figure. Exact keeps only the rounding and the hedge's band.
+	tol := step / 2
+	if !exact || approx {
+		tol = math.Max(rel*math.Abs(sv), tol)
 	}
 	if !exact && step > 0 && math.Abs(cv) >= 10*step*(1-1e-9) {
 		tol = math.Max(tol, step)
