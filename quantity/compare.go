@@ -167,7 +167,10 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // CheckExact is [Check] without the tolerance of one unit in the claim's
 // last written place: only the rounding that place hides (half a unit),
 // and the ±10% of a hedged figure, let two figures agree, so "12 workers"
-// conflicts with 11, which Check lets pass. The NLI judge reads figures
+// conflicts with 11, which Check lets pass. It also prefers the source
+// figure that counts the claim's noun: "less than 62 losses" is judged
+// against "62 losses", not against the "47 wins" beside it, which Check
+// lets agree. The NLI judge reads figures
 // this way; its training encoder uses Check (nli.Aligner).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
@@ -182,6 +185,7 @@ func check(claim, source string, exact bool) []Finding {
 	var cands []candidate
 	for i, c := range cl.found {
 		cctx := cl.context(i)
+		chead := cl.head(i)
 		cands = cands[:0]
 		for j, s := range src.found {
 			if !compatible(c.q, s.q) {
@@ -190,7 +194,12 @@ func check(claim, source string, exact bool) []Finding {
 			if srcCtx[j] == nil {
 				srcCtx[j] = src.context(j)
 			}
-			cands = append(cands, candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)})
+			k := candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)}
+			if exact && chead != "" && src.head(j) == chead {
+				k.score += headBonus
+				k.head = true
+			}
+			cands = append(cands, k)
 		}
 		out = append(out, judge(c.q, cands))
 	}
@@ -203,7 +212,16 @@ type candidate struct {
 	q       Quantity
 	score   int
 	outcome Outcome
+	// head: the source figure counts the noun the claim's counts (see
+	// [analysis.head]; exact reading only).
+	head bool
 }
+
+// headBonus is what sharing the counted noun adds to a candidate's
+// context score: more than a shared context word, since "62 losses" and
+// "47 wins" share "record" and "total" with the claim's "less than 62
+// losses" but only one counts losses.
+const headBonus = 2
 
 // nearBound is how close to a bound an unrelated-looking figure must lie
 // to be taken as the figure the bound speaks of: within 25%.
@@ -225,15 +243,19 @@ func judge(c Quantity, cands []candidate) Finding {
 		return f
 	}
 	best := 0
+	headed := false
 	for _, k := range cands {
 		best = max(best, k.score)
+		headed = headed || k.head
 	}
 	// A point or range that some candidate matches agrees; a bound needs
 	// the match among the best-placed candidates, since bounds are easily
-	// met by unrelated figures.
+	// met by unrelated figures. A figure near the bound is let through
+	// too, unless some candidate counts the claim's noun: then that one is
+	// the figure the bound speaks of.
 	pick := -1
 	for j, k := range cands {
-		if k.outcome != Agrees || (c.Bound == AtLeast || c.Bound == AtMost) && k.score < best && !near(c, k.q) {
+		if k.outcome != Agrees || (c.Bound == AtLeast || c.Bound == AtMost) && k.score < best && (headed || !near(c, k.q)) {
 			continue
 		}
 		if pick < 0 || k.score > cands[pick].score {
@@ -323,6 +345,17 @@ func (a analysis) context(i int) []string {
 		add(k)
 	}
 	return ctx
+}
+
+// head returns the content word right after quantity i, the noun it
+// counts ("62 losses" gives losse), or "" when the next token is not one.
+func (a analysis) head(i int) string {
+	k := a.found[i].te
+	if k >= len(a.toks) || a.inQty[k] {
+		return ""
+	}
+	w, _ := a.content(k)
+	return w
 }
 
 // content returns the word at token k, plural folded (text.FoldPlural),

@@ -135,6 +135,12 @@ func TestCompareExact(t *testing.T) {
 		{"bound", "More than 9,000 satellites are active.", "There are 9,210 active satellites.", ok, ok},
 		{"same figure", "12 workers died.", "12 workers died.", ok, ok},
 		{"far off", "30 workers died.", "11 workers died.", bad("30", "11"), bad("30", "11")},
+		// The counted noun picks the figure a bound speaks of: Compare
+		// lets the "47 wins" beside it meet "less than 62 losses".
+		{"bound against the figure counting its noun", "Damir Džumhur has a total record of less than 62 losses.",
+			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, bad("less than 62", "62")},
+		{"bound met by the figure counting its noun", "Damir Džumhur has a total record of less than 63 losses.",
+			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, ok},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
