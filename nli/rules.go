@@ -1,6 +1,8 @@
 package nli
 
 import (
+	"slices"
+
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
 )
@@ -227,10 +229,11 @@ func subjectName(c *text) []token {
 
 // otherNamedSubject reports whether the claim opens with a name of two
 // words or more that the passage lacks at least half of, while the
-// passage opens with a name of its own and has no third-person pronoun
-// that could stand for the claim's subject: "The Harbour Bridge opened in
-// 1932." against "The Golden Gate Bridge opened in 1937." is about another
-// bridge, not a contradiction.
+// passage opens with a name of its own, not a short form of the claim's
+// ("The F-35" for "Lockheed Martin F-35 Lightning II"), and has no
+// third-person pronoun that could stand for the claim's subject: "The
+// Harbour Bridge opened in 1932." against "The Golden Gate Bridge opened
+// in 1937." is about another bridge, not a contradiction.
 // A claim that only fills a slot differently ("The Eiffel Tower is in
 // Berlin.", "proposed by a researcher at NASA") keeps its subject and is
 // left alone.
@@ -244,6 +247,9 @@ func otherNamedSubject(c, p *text) bool {
 			return false
 		}
 	}
+	if within(pname, name) {
+		return false
+	}
 	missing := 0
 	for _, tk := range name {
 		if !p.stems[tk.Stem] {
@@ -251,4 +257,14 @@ func otherNamedSubject(c, p *text) bool {
 		}
 	}
 	return 2*missing >= len(name)
+}
+
+// within reports whether every word of short is a word of long.
+func within(short, long []token) bool {
+	for _, s := range short {
+		if !slices.ContainsFunc(long, func(l token) bool { return l.Stem == s.Stem }) {
+			return false
+		}
+	}
+	return true
 }
