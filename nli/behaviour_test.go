@@ -20,6 +20,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		wheat   = "Global wheat yields rose 8 percent in 2023. Fertiliser prices, which peaked in 2022, fell back over the year."
 		harvest = "The harvest report came out in March. " + wheat + " Rain was plentiful across the plains."
 		oldMill = "The old mill opened beside the river in 1850. Weavers came from across the county to work its looms. It closed in 1974 after a fire."
+		pianist = "Ada Brandt (born May 3, 1931) was a German pianist and teacher."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -51,6 +52,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"quantifier weaker", "Some birds can fly.", "Most birds can fly.", Entail},
 		{"modal in passage", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
 		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
+		{"the month May is no modal, with", "Ada Brandt was a German pianist.", pianist, Entail},
+		{"the month May is no modal, against", "Ada Brandt was a French pianist.", pianist, Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

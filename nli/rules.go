@@ -143,12 +143,27 @@ func namesSomething(t *text) bool {
 }
 
 func hasStrictHedge(t *text, from, to int) bool {
-	for _, tk := range t.toks[from:to] {
-		if strictHedges[tk.Lower] {
+	for i := from; i < to; i++ {
+		if strictHedge(t.toks, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// strictHedge reports whether toks[i] is a strict hedge. "May" is the
+// month, not the modal, when it stands next to a number ("born May 13,
+// 1964", "in May 2014", "13 May"), and a name when capitalised inside a
+// sentence ("Theresa May").
+func strictHedge(toks []token, i int) bool {
+	tk := toks[i]
+	if !strictHedges[tk.Lower] {
+		return false
+	}
+	if tk.Lower != "may" {
+		return true
+	}
+	return !tk.Cap && !(i > 0 && toks[i-1].Num) && !(i+1 < len(toks) && toks[i+1].Num)
 }
 
 // passageHedgesClaim reports whether a strict hedge of the passage stands
@@ -158,8 +173,8 @@ func passageHedgesClaim(c, p *text) bool {
 	for _, s := range c.content {
 		claim[s] = true
 	}
-	for i, tk := range p.toks {
-		if !strictHedges[tk.Lower] {
+	for i := range p.toks {
+		if !strictHedge(p.toks, i) {
 			continue
 		}
 		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {

@@ -76,6 +76,26 @@ func TestSubjectRules(t *testing.T) {
 	}
 }
 
+func TestStrictHedge(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Studies suggest coffee may cause cancer.", true},
+		{"May coffee cause cancer?", true},
+		{"She was born May 13, 1964, in Washington.", false},
+		{"The album came out in May 2014.", false},
+		{"It closed on 13 May.", false},
+		{"Theresa May became prime minister.", false},
+		{"The album came out in spring.", false},
+	}
+	for _, tt := range tests {
+		if got := hasStrictHedge(analyse(tt.text), 0, len(analyse(tt.text).toks)); got != tt.want {
+			t.Errorf("hasStrictHedge(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestNegationFlip(t *testing.T) {
 	tests := []struct {
 		claim, passage string
