@@ -51,7 +51,7 @@ func analyse(s string) *text {
 		if negations[tk.Lower] {
 			t.negs++
 		}
-		if q := quantLevel[tk.Lower]; q > t.quant {
+		if q := quantLevel[tk.Lower]; q > t.quant && !quantIdiom(t.toks, i) {
 			t.quant = q
 		}
 		if hedges[tk.Lower] {
@@ -460,4 +460,18 @@ outer:
 		return true
 	}
 	return false
+}
+
+// quantIdiom reports whether the quantifier toks[i] is part of an idiom
+// that quantifies nothing: "each other", "after all", "at all".
+func quantIdiom(toks []token, i int) bool {
+	w := toks[i].Lower
+	next, prev := "", ""
+	if i+1 < len(toks) {
+		next = toks[i+1].Lower
+	}
+	if i > 0 {
+		prev = toks[i-1].Lower
+	}
+	return w == "each" && next == "other" || w == "all" && (prev == "after" || prev == "at")
 }

@@ -225,7 +225,8 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 // run of capitalised words ("The Harbour Bridge opened ..." gives harbour,
 // bridge; "Marie Curie won ..." gives marie, curie), or nil when the claim
 // does not open with a name inside the sentence ("Exports rose ...",
-// "Paris is ...": a sentence's first word is capitalised anyway).
+// "Paris is ...": a sentence's first word is capitalised anyway), nor
+// with a function word ("On Rotten Tomatoes, the second season ...").
 func subjectName(c *text) []token {
 	t := c.toks
 	i := 0
@@ -233,7 +234,7 @@ func subjectName(c *text) []token {
 		i = 1
 	}
 	j := i
-	for j < len(t) && (t[j].Cap || (j == 0 && len(t) > 1 && t[1].Cap)) {
+	for j < len(t) && (t[j].Cap || (j == 0 && len(t) > 1 && t[1].Cap && !stopwords[t[0].Lower])) {
 		j++
 	}
 	if j == i || (j == 1 && i == 0) {

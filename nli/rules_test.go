@@ -64,6 +64,7 @@ func TestSubjectRules(t *testing.T) {
 		{"another named bridge", otherNamedSubject, "The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937.", true},
 		{"a short form of the claim's name", otherNamedSubject, "Lockheed Martin F-35 Lightning II first flew in 2008.", "The F-35 first flew on 15 December 2006.", false},
 		{"the claim's name", otherNamedSubject, "The Golden Gate Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937.", false},
+		{"a passage opening with a preposition", otherNamedSubject, "The Good Place has less than 57 reviews on Rotten Tomatoes.", "On Rotten Tomatoes, the second season has a rating of 100%, based on 57 reviews.", false},
 		{"a one-word name", otherNamedSubject, "Paris is in Germany.", "Berlin is the capital of Germany.", false},
 		{"a pronoun may refer to the claim's named subject", otherNamedSubject, "The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937, and its towers are red.", false},
 	}
@@ -92,6 +93,25 @@ func TestStrictHedge(t *testing.T) {
 	for _, tt := range tests {
 		if got := hasStrictHedge(analyse(tt.text), 0, len(analyse(tt.text).toks)); got != tt.want {
 			t.Errorf("hasStrictHedge(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestQuantIdiom(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"All birds can fly.", 4},
+		{"Each team played twice.", 4},
+		{"The two teams played each other twice.", 0},
+		{"It did not rain at all.", 0},
+		{"After all, the plan worked.", 0},
+		{"Many of them, after all, stayed.", 2},
+	}
+	for _, tt := range tests {
+		if got := analyse(tt.text).quant; got != tt.want {
+			t.Errorf("analyse(%q).quant = %d, want %d", tt.text, got, tt.want)
 		}
 	}
 }
