@@ -50,6 +50,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
 		{"quantifier stronger", "All birds can fly.", "Many birds can fly.", Neutral},
 		{"quantifier weaker", "Some birds can fly.", "Most birds can fly.", Entail},
+		{"quantifier against a passage with none", "Many farmers in the valley grow apples.", "Farmers in the valley grow apples and pears.", Entail},
 		{"modal in passage", "Coffee causes cancer.", "Studies suggest coffee may cause cancer.", Neutral},
 		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
 		{"the month May is no modal, with", "Ada Brandt was a German pianist.", pianist, Entail},

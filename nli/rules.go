@@ -14,7 +14,10 @@ import (
 //   - Quantifier sensitivity: a claim that quantifies more strongly than its
 //     passage ("most" or "all" against "many", "many" against "some") is not
 //     entailed by it. Its entailment is multiplied by quantKeep and the
-//     difference goes to neutral.
+//     difference goes to neutral. A passage with no quantifier at all is
+//     left to the network: "Animals depend on trees for shelter." does
+//     entail "Many animals depend on plants for shelter.", and "the entire
+//     nation" is "the nation".
 //   - Modal sensitivity: a hedged passage ("may", "could", "suggests",
 //     "likely" near the claim's words) does not settle a definitive claim
 //     either way. Entailment and contradiction are multiplied by modalKeep
@@ -79,7 +82,7 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 
 // quantifierAndModalRules applies the quantifier and the modal rule.
 func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment {
-	if c.quant >= 2 && p.quant < c.quant {
+	if c.quant >= 2 && p.quant >= 1 && p.quant < c.quant {
 		keep := j.Entail * quantKeep
 		j.Neutral += j.Entail - keep
 		j.Entail = keep

@@ -39,8 +39,10 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// counting as the modal: para-07's Mauna Loa page ("The seasonal peak,
 	// reached in May 2023, ...") had its contradiction, a real one of the
 	// figures ("passed 420 parts per million" is read as exactly 420, which
-	// "above 420 ppm" excludes), cut by the modal rule.
-	floors := []int{71, 73}
+	// "above 420 ppm" excludes), cut by the modal rule. The first raised
+	// to 72 when the quantifier rule stopped acting on passages with no
+	// quantifier ("600 international units" for "most adults").
+	floors := []int{72, 73}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
