@@ -211,14 +211,18 @@ func negationFlip(c, p *text) bool {
 
 // applySeedRules adjusts a judgment of the aligning network by the
 // mandatory quantifier and modal rules of seed 000 (as in applyRules) and
-// by the subject rule: evidence about another named subject is neutral
-// (see otherNamedSubject). The negation and no-shared-word rules of
-// applyRules are left to the network, which has negation-scope channels
-// and sees the whole alignment; on the calibration split they cost
-// balanced accuracy.
+// by the subject rules: a passage that shares no word with the claim when
+// both name something (otherSubject), and evidence about another named
+// subject (otherNamedSubject), are neutral. applyRules also acts on a
+// passage sharing no word when only one side names something; for the
+// network that made SNLI's contradictions neutral, whose captions name
+// nothing but carry a capital by a typo or a nationality ("A Man in a
+// blue shirt", "An Asian woman"). The negation rule of applyRules is left
+// to the network, which has negation-scope channels and sees the whole
+// alignment; on the calibration split it costs balanced accuracy.
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = quantifierAndModalRules(c, p, j)
-	if otherSubject(c, p) || otherNamedSubject(c, p) {
+	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
 		j = toNeutral(j)
 	}
 	return j

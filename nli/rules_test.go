@@ -11,31 +11,43 @@ import (
 
 func TestApplyRules(t *testing.T) {
 	in := evidence.Judgment{Entail: 0.8, Contradict: 0.1, Neutral: 0.1}
+	lessSure := evidence.Judgment{Entail: 0.8 * quantKeep, Contradict: 0.1, Neutral: 0.1 + 0.8*(1-quantKeep)}
+	offTopic := evidence.Judgment{Entail: 0.8, Contradict: 0.1 * offTopicKeep, Neutral: 0.1 + 0.1*(1-offTopicKeep)}
+	const feature, network = false, true
 	tests := []struct {
 		name, claim, passage string
-		want                 evidence.Judgment
+		// seed: applySeedRules (the network's rules) instead of applyRules
+		seed bool
+		want evidence.Judgment
 	}{
-		{"no rule", "Birds can fly.", "Birds can fly.", in},
-		{"claim quantifies more strongly", "All birds can fly.", "Many birds can fly.",
-			evidence.Judgment{Entail: 0.8 * quantKeep, Contradict: 0.1, Neutral: 0.1 + 0.8*(1-quantKeep)}},
-		{"most against many", "Most birds can fly.", "Many birds can fly.",
-			evidence.Judgment{Entail: 0.8 * quantKeep, Contradict: 0.1, Neutral: 0.1 + 0.8*(1-quantKeep)}},
-		{"passage quantifies more strongly", "Many birds can fly.", "All birds can fly.", in},
-		{"some against nothing is fine", "Some birds can fly.", "Birds can fly.", in},
-		{"hedged passage", "Coffee causes cancer.", "Studies suggest that coffee causes cancer.",
+		{"no rule", "Birds can fly.", "Birds can fly.", feature, in},
+		{"claim quantifies more strongly", "All birds can fly.", "Many birds can fly.", feature, lessSure},
+		{"most against many", "Most birds can fly.", "Many birds can fly.", feature, lessSure},
+		{"passage quantifies more strongly", "Many birds can fly.", "All birds can fly.", feature, in},
+		{"some against nothing is fine", "Some birds can fly.", "Birds can fly.", feature, in},
+		{"hedged passage", "Coffee causes cancer.", "Studies suggest that coffee causes cancer.", feature,
 			evidence.Judgment{Entail: 0.8 * modalKeep, Contradict: 0.1 * modalKeep, Neutral: 0.1 + 0.9*(1-modalKeep)}},
-		{"hedge far from the claim's words", "Coffee causes cancer.", "Coffee causes cancer, a study of 4,000 adults in six countries over ten years found; other drinks may too.", in},
-		{"hedged claim, definitive passage", "Coffee may cause cancer.", "Coffee causes cancer.", in},
-		{"both hedged", "Coffee may cause cancer.", "Coffee might cause cancer.", in},
-		{"another subject", "The bridge opened in 1937.", "Paris is the capital of France.",
-			evidence.Judgment{Entail: 0.8, Contradict: 0.1 * offTopicKeep, Neutral: 0.1 + 0.1*(1-offTopicKeep)}},
-		{"caption of another scene", "A man is playing a guitar.", "A woman is swimming in a pool.", in},
+		{"hedge far from the claim's words", "Coffee causes cancer.", "Coffee causes cancer, a study of 4,000 adults in six countries over ten years found; other drinks may too.", feature, in},
+		{"hedged claim, definitive passage", "Coffee may cause cancer.", "Coffee causes cancer.", feature, in},
+		{"both hedged", "Coffee may cause cancer.", "Coffee might cause cancer.", feature, in},
+		{"another subject", "The bridge opened in 1937.", "Paris is the capital of France.", feature, offTopic},
+		{"caption of another scene", "A man is playing a guitar.", "A woman is swimming in a pool.", feature, in},
+		{"network: both name something", "Ian Brennan wrote for Dawson's Creek.", "Glee was created by Ryan Murphy.", network, offTopic},
+		{"network: another named subject", "The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937.", network, offTopic},
+		// SNLI's captions: a capital by a typo or a nationality names
+		// nothing, and another scene is the network's contradiction.
+		{"network: one side names something", "A woman is running on a dirt track.", "A Man in a blue shirt is walking across the street.", network, in},
+		{"network: quantifiers", "All birds can fly.", "Many birds can fly.", network, lessSure},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := applyRules(analyse(tt.claim), analyse(tt.passage), in)
+			apply := applyRules
+			if tt.seed {
+				apply = applySeedRules
+			}
+			got := apply(analyse(tt.claim), analyse(tt.passage), in)
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
-				t.Errorf("applyRules mismatch (-want +got):\n%s", diff)
+				t.Errorf("rules mismatch (-want +got):\n%s", diff)
 			}
 			if s := got.Entail + got.Contradict + got.Neutral; s < 1-1e-12 || s > 1+1e-12 {
 				t.Errorf("probabilities sum to %g", s)
