@@ -19,7 +19,8 @@ import (
 //     entail "Many animals depend on plants for shelter.", and "the entire
 //     nation" is "the nation".
 //   - Modal sensitivity: a hedged passage ("may", "could", "suggests",
-//     "likely" near the claim's words) does not settle a definitive claim
+//     "likely" near at least half of the claim's words that the passage
+//     has) does not settle a definitive claim
 //     either way. Entailment and contradiction are multiplied by modalKeep
 //     and the difference goes to neutral. A hedged claim against a
 //     definitive passage is left to the model: "X causes Y" does entail
@@ -54,9 +55,12 @@ const (
 	negCoverage  = 0.8
 	quantKeep    = 0.15
 	modalKeep    = 0.3
-	// hedgeWindow is how many words around a passage hedge are searched for
-	// a claim word, so that a hedge in an unrelated clause does not count.
-	hedgeWindow = 6
+	// hedgeWindow is how many words on each side of a passage hedge it
+	// governs: the hedge counts when at least half of the claim's words
+	// that the passage has stand that near it, so that a hedge on another
+	// part of the passage ("doctors warned the outbreak could overwhelm
+	// emergency rooms") does not make the rest of it tentative.
+	hedgeWindow = 4
 )
 
 // strictHedges are the modal and evidential words the modal rule acts on: a
@@ -170,20 +174,30 @@ func strictHedge(toks []token, i int) bool {
 }
 
 // passageHedgesClaim reports whether a strict hedge of the passage stands
-// within hedgeWindow words of a content word of the claim.
+// within hedgeWindow words of at least half of the claim's content words
+// that the passage has (and of one at least).
 func passageHedgesClaim(c, p *text) bool {
 	claim := map[string]bool{}
+	shared := 0 // the claim's content words the passage has
 	for _, s := range c.content {
+		if !claim[s] && p.stems[s] {
+			shared++
+		}
 		claim[s] = true
 	}
+	near := map[string]bool{}
 	for i := range p.toks {
 		if !strictHedge(p.toks, i) {
 			continue
 		}
+		clear(near)
 		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {
 			if claim[p.toks[k].Stem] {
-				return true
+				near[p.toks[k].Stem] = true
 			}
+		}
+		if len(near) > 0 && 2*len(near) >= shared {
+			return true
 		}
 	}
 	return false

@@ -28,6 +28,7 @@ func TestApplyRules(t *testing.T) {
 		{"hedged passage", "Coffee causes cancer.", "Studies suggest that coffee causes cancer.", feature,
 			evidence.Judgment{Entail: 0.8 * modalKeep, Contradict: 0.1 * modalKeep, Neutral: 0.1 + 0.9*(1-modalKeep)}},
 		{"hedge far from the claim's words", "Coffee causes cancer.", "Coffee causes cancer, a study of 4,000 adults in six countries over ten years found; other drinks may too.", feature, in},
+		{"hedge on another part of the passage", "The hospitals have enough beds for the outbreak.", "The hospitals have enough beds, officials said, although doctors warned that a larger outbreak could overwhelm emergency rooms.", feature, in},
 		{"hedged claim, definitive passage", "Coffee may cause cancer.", "Coffee causes cancer.", feature, in},
 		{"both hedged", "Coffee may cause cancer.", "Coffee might cause cancer.", feature, in},
 		{"another subject", "The bridge opened in 1937.", "Paris is the capital of France.", feature, offTopic},
