@@ -2,6 +2,7 @@ package nli
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
@@ -265,9 +266,13 @@ func subjectName(c *text) []token {
 }
 
 // otherNamedSubject reports whether the claim opens with a name of two
-// words or more that the passage lacks at least half of, while the
-// passage opens with a name of its own, not a short form of the claim's
-// ("The F-35" for "Lockheed Martin F-35 Lightning II"), and has no
+// words or more that the passage lacks at least half of (a word that
+// begins a passage word, "Sam" of "Samuel", is not lacking), while the
+// passage opens with a name of its own whose words are not all in the
+// claim (a short form of the claim's, "The F-35" for "Lockheed Martin F-35
+// Lightning II", or a name the claim mentions further on, "Rotten
+// Tomatoes gives the film ..." for "Inside Llewyn Davis's score on Rotten
+// Tomatoes ..."), and has no
 // third-person pronoun that could stand for the claim's subject: "The
 // Harbour Bridge opened in 1932." against "The Golden Gate Bridge opened
 // in 1937." is about another bridge, not a contradiction.
@@ -284,16 +289,30 @@ func otherNamedSubject(c, p *text) bool {
 			return false
 		}
 	}
-	if within(pname, name) {
+	if within(pname, c.toks) {
 		return false
 	}
 	missing := 0
 	for _, tk := range name {
-		if !p.stems[tk.Stem] {
+		if !p.stems[tk.Stem] && !prefixOf(tk, p.toks) {
 			missing++
 		}
 	}
 	return 2*missing >= len(name)
+}
+
+// prefixOf reports whether the name word tk (three letters or more)
+// begins a word of toks: "Sam" of "Samuel".
+func prefixOf(tk token, toks []token) bool {
+	if len(tk.Lower) < 3 {
+		return false
+	}
+	for _, t := range toks {
+		if len(t.Lower) > len(tk.Lower) && strings.HasPrefix(t.Lower, tk.Lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether every word of short is a word of long.
