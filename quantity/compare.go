@@ -170,7 +170,10 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // conflicts with 11, which Check lets pass. It also prefers the source
 // figure that counts the claim's noun: "less than 62 losses" is judged
 // against "62 losses", not against the "47 wins" beside it, which Check
-// lets agree. The NLI judge reads figures
+// lets agree. And when no passage figure shares a context word with a
+// claim's bound, the figures near the bound are the ones compared:
+// "reviewed by less than 76 critics" against "an average score of 9 out
+// of 10, based on 76 reviews" conflicts through 76. The NLI judge reads figures
 // this way; its training encoder uses Check (nli.Aligner).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
@@ -200,6 +203,9 @@ func check(claim, source string, exact bool) []Finding {
 				k.head = true
 			}
 			cands = append(cands, k)
+		}
+		if exact && (c.q.Bound == AtLeast || c.q.Bound == AtMost) {
+			cands = nearOnly(c.q, cands)
 		}
 		out = append(out, judge(c.q, cands))
 	}
@@ -575,4 +581,24 @@ func days(q Quantity) interval {
 		return interval{math.Inf(-1), iv.lo - 1}
 	}
 	return iv
+}
+
+// nearOnly keeps, when no candidate shares a context word with the claim's
+// bound, the candidates that lie near the bound, if any: "reviewed by
+// less than 76 critics" against "an average score of 9 out of 10, based on
+// 76 reviews" is about 76, not met by 9.
+func nearOnly(c Quantity, cands []candidate) []candidate {
+	var kept []candidate
+	for _, k := range cands {
+		if k.score > 0 {
+			return cands
+		}
+		if near(c, k.q) {
+			kept = append(kept, k)
+		}
+	}
+	if len(kept) == 0 {
+		return cands
+	}
+	return kept
 }

@@ -139,6 +139,8 @@ func TestCompareExact(t *testing.T) {
 		// lets the "47 wins" beside it meet "less than 62 losses".
 		{"bound against the figure counting its noun", "Damir Džumhur has a total record of less than 62 losses.",
 			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, bad("less than 62", "62")},
+		{"bound with no context, against the figure near it", "The miniseries was reviewed by less than 76 critics.",
+			"It has an average score of 9 out of 10, based on 76 reviews.", ok, bad("less than 76", "76")},
 		{"bound met by the figure counting its noun", "Damir Džumhur has a total record of less than 63 losses.",
 			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, ok},
 	}
