@@ -1,7 +1,6 @@
 package nli
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/verity-fc/verity/evidence"
@@ -178,18 +177,20 @@ func strictHedge(toks []token, i int) bool {
 // within hedgeWindow words of at least half of the claim's content words
 // that the passage has (and of one at least).
 func passageHedgesClaim(c, p *text) bool {
-	claim := map[string]bool{}
+	var claim, near map[string]bool
 	shared := 0 // the claim's content words the passage has
-	for _, s := range c.content {
-		if !claim[s] && p.stems[s] {
-			shared++
-		}
-		claim[s] = true
-	}
-	near := map[string]bool{}
 	for i := range p.toks {
 		if !strictHedge(p.toks, i) {
 			continue
+		}
+		if claim == nil { // the first hedge: most passages have none
+			claim, near = map[string]bool{}, map[string]bool{}
+			for _, s := range c.content {
+				if !claim[s] && p.stems[s] {
+					shared++
+				}
+				claim[s] = true
+			}
 		}
 		clear(near)
 		for k := max(0, i-hedgeWindow); k < min(len(p.toks), i+hedgeWindow+1); k++ {
@@ -289,7 +290,7 @@ func otherNamedSubject(c, p *text) bool {
 			return false
 		}
 	}
-	if within(pname, c.toks) {
+	if allIn(pname, c.stems) {
 		return false
 	}
 	missing := 0
@@ -315,10 +316,10 @@ func prefixOf(tk token, toks []token) bool {
 	return false
 }
 
-// within reports whether every word of short is a word of long.
-func within(short, long []token) bool {
-	for _, s := range short {
-		if !slices.ContainsFunc(long, func(l token) bool { return l.Stem == s.Stem }) {
+// allIn reports whether the stem of every word of words is in stems.
+func allIn(words []token, stems map[string]bool) bool {
+	for _, w := range words {
+		if !stems[w.Stem] {
 			return false
 		}
 	}

@@ -106,7 +106,8 @@ func TestStrictHedge(t *testing.T) {
 		{"The album came out in spring.", false},
 	}
 	for _, tt := range tests {
-		if got := hasStrictHedge(analyse(tt.text), 0, len(analyse(tt.text).toks)); got != tt.want {
+		a := analyse(tt.text)
+		if got := hasStrictHedge(a, 0, len(a.toks)); got != tt.want {
 			t.Errorf("hasStrictHedge(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
