@@ -188,7 +188,10 @@ func check(claim, source string, exact bool) []Finding {
 	var cands []candidate
 	for i, c := range cl.found {
 		cctx := cl.context(i)
-		chead := cl.head(i)
+		chead := "" // the noun the claim's figure counts, read in the exact reading only
+		if exact {
+			chead = cl.head(i)
+		}
 		cands = cands[:0]
 		for j, s := range src.found {
 			if !compatible(c.q, s.q) {
@@ -198,13 +201,13 @@ func check(claim, source string, exact bool) []Finding {
 				srcCtx[j] = src.context(j)
 			}
 			k := candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)}
-			if exact && chead != "" && src.head(j) == chead {
+			if chead != "" && src.head(j) == chead {
 				k.score += headBonus
 				k.head = true
 			}
 			cands = append(cands, k)
 		}
-		if exact && (c.q.Bound == AtLeast || c.q.Bound == AtMost) {
+		if exact && c.q.bounded() {
 			cands = nearOnly(c.q, cands)
 		}
 		out = append(out, judge(c.q, cands))
@@ -228,6 +231,9 @@ type candidate struct {
 // "47 wins" share "record" and "total" with the claim's "less than 62
 // losses" but only one counts losses.
 const headBonus = 2
+
+// bounded reports whether q is a bound: "more than 9,000", "under 5 km".
+func (q Quantity) bounded() bool { return q.Bound == AtLeast || q.Bound == AtMost }
 
 // nearBound is how close to a bound an unrelated-looking figure must lie
 // to be taken as the figure the bound speaks of: within 25%.
@@ -261,7 +267,7 @@ func judge(c Quantity, cands []candidate) Finding {
 	// the figure the bound speaks of.
 	pick := -1
 	for j, k := range cands {
-		if k.outcome != Agrees || (c.Bound == AtLeast || c.Bound == AtMost) && k.score < best && (headed || !near(c, k.q)) {
+		if k.outcome != Agrees || c.bounded() && k.score < best && (headed || !near(c, k.q)) {
 			continue
 		}
 		if pick < 0 || k.score > cands[pick].score {
