@@ -86,12 +86,12 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 
 // quantifierAndModalRules applies the quantifier and the modal rule.
 func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment {
-	if c.quant >= 2 && p.quant >= 1 && p.quant < c.quant {
+	if c.quant >= 2 && p.quant >= 1 && quantOverstates(c, p) {
 		keep := j.Entail * quantKeep
 		j.Neutral += j.Entail - keep
 		j.Entail = keep
 	}
-	if !hasStrictHedge(c, 0, len(c.toks)) && passageHedgesClaim(c, p) {
+	if !claimHedged(c) && passageHedgesClaim(c, p) {
 		e, k := j.Entail*modalKeep, j.Contradict*modalKeep
 		j.Neutral += j.Entail - e + j.Contradict - k
 		j.Entail, j.Contradict = e, k
@@ -325,3 +325,60 @@ func allIn(words []token, stems map[string]bool) bool {
 	}
 	return true
 }
+
+// ruleQuant is t's strongest quantifier as the quantifier rule reads it:
+// "several" counts with "many" ("Many dancers" against "Several
+// dancers"), a superlative "the most" or "most likely" quantifies nothing,
+// nor does a rate, "every 1,000 children", and
+// "not all" is "some".
+func ruleQuant(t *text) int {
+	q := 0
+	for i, tk := range t.toks {
+		l := quantLevel[tk.Lower]
+		if l == 0 || quantIdiom(t.toks, i) {
+			continue
+		}
+		prev, next := "", token{}
+		if i > 0 {
+			prev = t.toks[i-1].Lower
+		}
+		if i+1 < len(t.toks) {
+			next = t.toks[i+1]
+		}
+		switch {
+		case tk.Lower == "several":
+			l = 2
+		case tk.Lower == "most" && (prev == "the" || prev == "a" || next.Lower == "likely"):
+			l = 0
+		case (tk.Lower == "every" || tk.Lower == "each") && next.Num:
+			l = 0
+		case l == 4 && negations[prev]:
+			l = 1
+		}
+		q = max(q, l)
+	}
+	return q
+}
+
+// quantOverstates reports whether the claim quantifies more strongly than
+// the passage, which quantifies too.
+func quantOverstates(c, p *text) bool {
+	cq := ruleQuant(c)
+	if cq < 2 {
+		return false
+	}
+	pq := ruleQuant(p)
+	return pq >= 1 && pq < cq
+}
+
+// claimHedged reports whether the claim is tentative itself.
+func claimHedged(c *text) bool {
+	for i, tk := range c.toks {
+		if strictHedge(c.toks, i) || claimHedges[tk.Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+var claimHedges = set("possible", "probable", "unlikely", "potential", "believed", "speculated")
