@@ -2,6 +2,7 @@ package quantity
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,6 +193,10 @@ func check(claim, source string, exact bool) []Finding {
 		if exact {
 			chead = cl.head(i)
 		}
+		crole := noRole // the end of a span the claim's date names, exact reading only
+		if exact {
+			crole = cl.claimRole(i)
+		}
 		cands = cands[:0]
 		for j, s := range src.found {
 			if !compatible(c.q, s.q) {
@@ -202,6 +207,10 @@ func check(claim, source string, exact bool) []Finding {
 			}
 			k := candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)}
 			if chead != "" && src.head(j) == chead {
+				k.score += headBonus
+				k.head = true
+			}
+			if crole != noRole && src.spanRole(j) == crole || exact && c.q.Bound == Between && s.q.Bound == Between && (c.q.Kind == Year || c.q.Kind == Date) {
 				k.score += headBonus
 				k.head = true
 			}
@@ -254,11 +263,21 @@ func judge(c Quantity, cands []candidate) Finding {
 	if len(cands) == 0 {
 		return f
 	}
-	best := 0
 	headed := false
 	for _, k := range cands {
-		best = max(best, k.score)
 		headed = headed || k.head
+	}
+	if headed && (c.Kind == Year || c.Kind == Date) {
+		// A date that names the end of a span ("born in 1993") is judged
+		// against that end of a span of the source ("January 23, 1911 –
+		// March 16, 1993") when there is one, and a span of years against
+		// the source's spans ("from 1927-1956" against "from 1927-1941",
+		// not the "October 1941" of another sentence).
+		cands = slices.DeleteFunc(cands, func(k candidate) bool { return !k.head })
+	}
+	best := 0
+	for _, k := range cands {
+		best = max(best, k.score)
 	}
 	// A point or range that some candidate matches agrees; a bound needs
 	// the match among the best-placed candidates, since bounds are easily
@@ -357,6 +376,85 @@ func (a analysis) context(i int) []string {
 		add(k)
 	}
 	return ctx
+}
+
+// A role is the end of a span of time a date stands for: its start
+// ("born", "opened", "from") or its end ("died", "closed", "until").
+type role uint8
+
+const (
+	noRole role = iota
+	startRole
+	endRole
+)
+
+var roleWords = map[string]role{
+	"born": startRole, "birth": startRole, "began": startRole, "begun": startRole, "begin": startRole,
+	"started": startRole, "start": startRole, "opened": startRole, "founded": startRole, "established": startRole,
+	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
+	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
+	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole,
+}
+
+// claimRole returns the role the words before date i give it, within its
+// clause and up to contextWindow words back: "was born in 1993" names a
+// start, "died in 1999" an end.
+func (a analysis) claimRole(i int) role {
+	f := a.found[i]
+	if k := f.q.Kind; k != Year && k != Date {
+		return noRole
+	}
+	for k, n := f.ts-1, 0; k >= 0 && n < contextWindow && !a.boundary(k); k-- {
+		if a.toks[k].Kind != tWord {
+			continue
+		}
+		n++
+		if r := roleWords[strings.ToLower(a.toks[k].Text)]; r != noRole {
+			return r
+		}
+	}
+	return noRole
+}
+
+// spanRole returns whether date i opens or closes a span of two dates
+// joined by a dash or "to", "until", with at most a comma beside it
+// ("January 23, 1911 – March 16, 1993", "from July 13, 2007 to February
+// 15, 2008", "February 15, 2005, to July 13, 2006").
+func (a analysis) spanRole(i int) role {
+	f := a.found[i]
+	if k := f.q.Kind; k != Year && k != Date {
+		return noRole
+	}
+	joined := func(x, y found) bool {
+		if k := y.q.Kind; k != Year && k != Date {
+			return false
+		}
+		n := y.ts - x.te
+		if n < 1 || n > 2 {
+			return false
+		}
+		join := false
+		for k := x.te; k < y.ts; k++ {
+			t := a.toks[k]
+			switch {
+			case t.Kind == tSym && (t.Text == "-" || t.Text == "–" || t.Text == "—"):
+				join = true
+			case t.Kind == tWord && (strings.EqualFold(t.Text, "to") || strings.EqualFold(t.Text, "until")):
+				join = true
+			case t.Kind == tSym && t.Text == ",":
+			default:
+				return false
+			}
+		}
+		return join
+	}
+	if i+1 < len(a.found) && joined(f, a.found[i+1]) {
+		return startRole
+	}
+	if i > 0 && joined(a.found[i-1], f) {
+		return endRole
+	}
+	return noRole
 }
 
 // head returns the content word right after quantity i, the noun it
@@ -491,6 +589,15 @@ func relate(c, s Quantity, exact bool) Outcome {
 		ci, si = span(c, c.Value, c.High, 0), span(s, s.Value, s.High, 0)
 	case c.Kind == Year || c.Kind == Date:
 		ci, si = days(c), days(s)
+		if exact && c.Bound == Between && s.Bound == Between && c.Step == 1 && s.Step == 1 {
+			// A span against a span: "from 1927 to 1956" says when it
+			// ended, which "1927-1941" does not, though it lies within.
+			// A decade ("the 1990s", Step 10) is a time within, as before.
+			if ci == si {
+				return Agrees
+			}
+			return Conflicts
+		}
 	default:
 		ci, si = figures(c, s, exact)
 	}
