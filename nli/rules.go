@@ -303,13 +303,15 @@ func otherNamedSubject(c, p *text) bool {
 }
 
 // prefixOf reports whether the name word tk (three letters or more)
-// begins a word of toks: "Sam" of "Samuel".
+// begins a word of toks, "Sam" of "Samuel", or is an initial that begins a
+// capitalised one, "B." of "Birchard".
 func prefixOf(tk token, toks []token) bool {
-	if len(tk.Lower) < 3 {
+	initial := len(tk.Lower) == 1 && tk.Cap
+	if len(tk.Lower) < 3 && !initial {
 		return false
 	}
 	for _, t := range toks {
-		if len(t.Lower) > len(tk.Lower) && strings.HasPrefix(t.Lower, tk.Lower) {
+		if len(t.Lower) > len(tk.Lower) && strings.HasPrefix(t.Lower, tk.Lower) && (!initial || t.Cap) {
 			return true
 		}
 	}

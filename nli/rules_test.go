@@ -88,6 +88,7 @@ func TestSubjectRules(t *testing.T) {
 		{"a passage opening with a preposition", otherNamedSubject, "The Good Place has less than 57 reviews on Rotten Tomatoes.", "On Rotten Tomatoes, the second season has a rating of 100%, based on 57 reviews.", false},
 		{"a passage name the claim mentions further on", otherNamedSubject, "Inside Llewyn Davis's score on Rotten Tomatoes is based on under 100 reviews.", "Rotten Tomatoes gives the film a score of 94% based on 197 reviews.", false},
 		{"a first name shortened", otherNamedSubject, "Sam Bradford plays for the Minnesota Vikings.", "Samuel Jacob Bradford is an American football quarterback for the Tampa Bay Buccaneers.", false},
+		{"a middle initial", otherNamedSubject, "Rutherford B. Hayes was the 18th president of the United States.", "Rutherford Birchard Hayes was the 19th president of the United States.", false},
 		{"a one-word name", otherNamedSubject, "Paris is in Germany.", "Berlin is the capital of Germany.", false},
 		{"a pronoun may refer to the claim's named subject", otherNamedSubject, "The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937, and its towers are red.", false},
 	}
