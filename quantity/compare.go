@@ -640,7 +640,22 @@ func figures(c, s Quantity, exact bool) (interval, interval) {
 	if s.Bound == Approx && c.Bound != Exact && c.Bound != Approx {
 		w = ApproxTolerance * math.Abs(sv)
 	}
-	return span(c, cv, ch, tol), span(s, sv, sh, w)
+	si := span(s, sv, sh, w)
+	if exact && s.Step > 0 && c.Bound != Exact && c.Bound != Approx && !(c.Bound == s.Bound && cv == sv) {
+		// A source's bound read as the figure it rounds: "has grossed
+		// over $104 million" is $104 to $105 million, so it meets "less
+		// than $106 million" and not "more than $110 million". A claim
+		// bound with the same figure and direction says the same thing
+		// and keeps the bound's reading.
+		st := s.Step * fs
+		switch s.Bound {
+		case AtLeast:
+			si = interval{sv, sv + st}
+		case AtMost:
+			si = interval{sv - st, sv}
+		}
+	}
+	return span(c, cv, ch, tol), si
 }
 
 // span is the interval of values q admits, its figure and high end being v

@@ -118,6 +118,7 @@ func TestCompare(t *testing.T) {
 
 func TestCompareExact(t *testing.T) {
 	ok := evidence.NumCheck{Applicable: true, OK: true}
+	unsettled := evidence.NumCheck{} // nothing settled either way
 	bad := func(claim, source string) evidence.NumCheck {
 		return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: claim, Source: source}}}
 	}
@@ -149,6 +150,11 @@ func TestCompareExact(t *testing.T) {
 			"The second season aired from February 15, 2005, to July 13, 2006.", ok, bad("February 15, 2005", "July 13, 2006")},
 		{"a span of years against the source's span", "Mount Rushmore was made from 1927-1956.",
 			"Construction ended in late October 1941. Borglum oversaw the project's execution from 1927-1941.", ok, bad("1927-1956", "1927-1941")},
+		{"a bound against the figure a source bound rounds", "The film earned less than $106 million.",
+			"It has grossed over $104 million.", unsettled, ok},
+		{"a bound beyond the figure a source bound rounds", "The video has over 8 million likes.",
+			"It also has over 7.7 million likes.", unsettled, bad("over 8 million", "over 7.7 million")},
+		{"the same bound", "It earned more than $70 million.", "It has grossed over $70 million.", ok, ok},
 		{"bound met by the figure counting its noun", "Damir Džumhur has a total record of less than 63 losses.",
 			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, ok},
 	}
