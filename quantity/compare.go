@@ -196,6 +196,7 @@ func check(claim, source string, exact bool) []Finding {
 		crole := noRole // the end of a span the claim's date names, exact reading only
 		if exact {
 			crole = cl.claimRole(i)
+			c.q = centuryOf(c.q)
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
@@ -215,6 +216,31 @@ func check(claim, source string, exact bool) []Finding {
 				k.head = true
 			}
 			cands = append(cands, k)
+			if exact && crole == noRole && !c.q.bounded() && src.spanRole(j) == startRole {
+				// Two dates joined as a span ("Gilmore Girls, 2005 --
+				// 2015") are a candidate as the span too, and a time
+				// within it agrees. (A range the source writes as one,
+				// "the 2019–20 pandemic", "the 1990s", is left to relate:
+				// it is as often a season or an era as a span of time.)
+				if srcCtx[j+1] == nil {
+					srcCtx[j+1] = src.context(j + 1)
+				}
+				end := src.found[j+1].q
+				sp := Quantity{Kind: Year, Unit: "year", Value: float64(s.q.Date.Year()), High: float64(end.Date.Year()), Bound: Between, Step: 1, Precision: YearPrecision}
+				if s.q.Kind == Year {
+					sp.Value = s.q.Value
+				}
+				if end.Kind == Year {
+					sp.High = end.High
+				}
+				sp.Start, sp.End = s.q.Start, end.End
+				sp.Text = source[sp.Start:sp.End]
+				out := relate(c.q, sp, exact)
+				if days(c.q).within(days(sp)) {
+					out = Agrees // a time within the span is in it
+				}
+				cands = append(cands, candidate{q: sp, score: max(k.score, shared(cctx, srcCtx[j+1])), outcome: out})
+			}
 		}
 		if exact && c.q.bounded() {
 			cands = nearOnly(c.q, cands)
@@ -376,6 +402,15 @@ func (a analysis) context(i int) []string {
 		add(k)
 	}
 	return ctx
+}
+
+// centuryOf reads a decade of a round hundred up to 1900 as its century,
+// as "the 1800s" is meant: 1800 to 1899. "The 2000s" stays a decade.
+func centuryOf(q Quantity) Quantity {
+	if q.Kind == Year && q.Bound == Between && q.Step == 10 && q.High == q.Value+9 && math.Mod(q.Value, 100) == 0 && q.Value <= 1900 {
+		q.High = q.Value + 99
+	}
+	return q
 }
 
 // A role is the end of a span of time a date stands for: its start
