@@ -211,9 +211,18 @@ func check(claim, source string, exact bool) []Finding {
 				k.score += headBonus
 				k.head = true
 			}
-			if crole != noRole && src.spanRole(j) == crole || exact && c.q.Bound == Between && s.q.Bound == Between && (c.q.Kind == Year || c.q.Kind == Date) {
+			srole := noRole
+			if crole != noRole {
+				srole = src.sourceRole(j)
+			}
+			if crole != noRole && srole == crole || exact && c.q.Bound == Between && s.q.Bound == Between && (c.q.Kind == Year || c.q.Kind == Date) {
 				k.score += headBonus
 				k.head = true
+			}
+			if srole != noRole && srole != crole && k.outcome == Agrees {
+				// The same date, but the other end: "died in 1989"
+				// against "born 18 September 1989".
+				k.outcome = Conflicts
 			}
 			cands = append(cands, k)
 			if exact && crole == noRole && !c.q.bounded() && src.spanRole(j) == startRole {
@@ -429,6 +438,16 @@ var roleWords = map[string]role{
 	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
 	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole,
+}
+
+// sourceRole returns the role of source date i: its end of a span of two
+// dates (spanRole), or else the role the words before it give it ("born
+// 18 September 1989").
+func (a analysis) sourceRole(i int) role {
+	if r := a.spanRole(i); r != noRole {
+		return r
+	}
+	return a.claimRole(i)
 }
 
 // claimRole returns the role the words before date i give it, within its
