@@ -200,7 +200,7 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
-			if !compatible(c.q, s.q) {
+			if !compatible(c.q, s.q) || exact && !rankComparable(c.q, s.q) {
 				continue
 			}
 			if srcCtx[j] == nil {
@@ -411,6 +411,21 @@ func (a analysis) context(i int) []string {
 		add(k)
 	}
 	return ctx
+}
+
+// rankComparable reports whether a rank and a count can be the same
+// figure: only a plain whole number against a rank ("ranked 15" and
+// "15th"), not a bound ("under 80 crores" against "the 9th
+// highest-grossing") or a fraction.
+func rankComparable(c, s Quantity) bool {
+	if (c.Kind == Ordinal) == (s.Kind == Ordinal) {
+		return true
+	}
+	n := c
+	if c.Kind == Ordinal {
+		n = s
+	}
+	return n.Bound == Exact && n.Value == math.Trunc(n.Value)
 }
 
 // centuryOf reads a decade of a round hundred up to 1900 as its century,
