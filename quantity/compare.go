@@ -452,7 +452,7 @@ var roleWords = map[string]role{
 	"started": startRole, "start": startRole, "opened": startRole, "founded": startRole, "established": startRole,
 	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
-	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole,
+	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "expired": endRole,
 }
 
 // sourceRole returns the role of source date i: its end of a span of two
@@ -478,8 +478,12 @@ func (a analysis) claimRole(i int) role {
 			continue
 		}
 		n++
-		if r := roleWords[strings.ToLower(a.toks[k].Text)]; r != noRole {
+		w := strings.ToLower(a.toks[k].Text)
+		if r := roleWords[w]; r != noRole {
 			return r
+		}
+		if w == "away" && k > 0 && strings.EqualFold(a.toks[k-1].Text, "passed") {
+			return endRole // "passed away in 1986"
 		}
 	}
 	return noRole

@@ -150,6 +150,8 @@ func TestCompareExact(t *testing.T) {
 			"The second season aired from February 15, 2005, to July 13, 2006.", ok, bad("February 15, 2005", "July 13, 2006")},
 		{"died on the day of birth", "Kenneth Lonergan died on October 16, 1962.",
 			"Kenneth Lonergan (born October 16, 1962) is an American playwright.", ok, bad("October 16, 1962", "October 16, 1962")},
+		{"passed away in the year of birth", "Arthur Schopenhauer passed away in 1788.",
+			"Arthur Schopenhauer (22 February 1788 to 21 September 1860) was a German philosopher.", ok, bad("1788", "21 September 1860")},
 		{"born on the day of birth", "Kenneth Lonergan was born on October 16, 1962.",
 			"Kenneth Lonergan (born October 16, 1962) is an American playwright.", ok, ok},
 		{"a bound is no rank", "The film grossed under 85 million dollars.",
