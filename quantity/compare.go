@@ -195,7 +195,7 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		crole := noRole // the end of a span the claim's date names, exact reading only
 		if exact {
-			crole = cl.claimRole(i)
+			crole = cl.wordRole(i)
 			c.q = centuryOf(c.q)
 		}
 		cands = cands[:0]
@@ -215,7 +215,7 @@ func check(claim, source string, exact bool) []Finding {
 			if crole != noRole {
 				srole = src.sourceRole(j)
 			}
-			if crole != noRole && srole == crole || exact && c.q.Bound == Between && s.q.Bound == Between && (c.q.Kind == Year || c.q.Kind == Date) {
+			if crole != noRole && srole == crole || exact && c.q.Bound == Between && s.q.Bound == Between && c.q.dated() {
 				k.score += headBonus
 				k.head = true
 			}
@@ -279,6 +279,9 @@ const headBonus = 2
 // bounded reports whether q is a bound: "more than 9,000", "under 5 km".
 func (q Quantity) bounded() bool { return q.Bound == AtLeast || q.Bound == AtMost }
 
+// dated reports whether q is a time: a year or a date.
+func (q Quantity) dated() bool { return q.Kind == Year || q.Kind == Date }
+
 // nearBound is how close to a bound an unrelated-looking figure must lie
 // to be taken as the figure the bound speaks of: within 25%.
 const nearBound = 0.25
@@ -286,7 +289,7 @@ const nearBound = 0.25
 // near reports whether source figure s lies within nearBound of the
 // claim's bound c.
 func near(c, s Quantity) bool {
-	if c.Kind == Year || c.Kind == Date || s.Kind == Year || s.Kind == Date {
+	if c.dated() || s.dated() {
 		return false
 	}
 	return relErr(s, c) <= nearBound
@@ -302,7 +305,7 @@ func judge(c Quantity, cands []candidate) Finding {
 	for _, k := range cands {
 		headed = headed || k.head
 	}
-	if headed && (c.Kind == Year || c.Kind == Date) {
+	if headed && c.dated() {
 		// A date that names the end of a span ("born in 1993") is judged
 		// against that end of a span of the source ("January 23, 1911 –
 		// March 16, 1993") when there is one, and a span of years against
@@ -462,15 +465,15 @@ func (a analysis) sourceRole(i int) role {
 	if r := a.spanRole(i); r != noRole {
 		return r
 	}
-	return a.claimRole(i)
+	return a.wordRole(i)
 }
 
-// claimRole returns the role the words before date i give it, within its
+// wordRole returns the role the words before date i give it, within its
 // clause and up to contextWindow words back: "was born in 1993" names a
 // start, "died in 1999" an end.
-func (a analysis) claimRole(i int) role {
+func (a analysis) wordRole(i int) role {
 	f := a.found[i]
-	if k := f.q.Kind; k != Year && k != Date {
+	if !f.q.dated() {
 		return noRole
 	}
 	for k, n := f.ts-1, 0; k >= 0 && n < contextWindow && !a.boundary(k); k-- {
@@ -495,11 +498,11 @@ func (a analysis) claimRole(i int) role {
 // 15, 2008", "February 15, 2005, to July 13, 2006").
 func (a analysis) spanRole(i int) role {
 	f := a.found[i]
-	if k := f.q.Kind; k != Year && k != Date {
+	if !f.q.dated() {
 		return noRole
 	}
 	joined := func(x, y found) bool {
-		if k := y.q.Kind; k != Year && k != Date {
+		if !y.q.dated() {
 			return false
 		}
 		n := y.ts - x.te
@@ -639,7 +642,7 @@ func compatible(c, s Quantity) bool {
 
 // relErr is RelativeError of the two figures in base units, 0 for times.
 func relErr(c, s Quantity) float64 {
-	if c.Kind == Year || c.Kind == Date || s.Kind == Year || s.Kind == Date {
+	if c.dated() || s.dated() {
 		return 0
 	}
 	_, fc := dimension(c)
@@ -660,7 +663,7 @@ func relate(c, s Quantity, exact bool) Outcome {
 	case c.Kind == Ordinal || s.Kind == Ordinal:
 		// A rank has no tolerance: "ranked 15" is "15th", not 16th.
 		ci, si = span(c, c.Value, c.High, 0), span(s, s.Value, s.High, 0)
-	case c.Kind == Year || c.Kind == Date:
+	case c.dated():
 		ci, si = days(c), days(s)
 		if exact && c.Bound == Between && s.Bound == Between && c.Step == 1 && s.Step == 1 {
 			// A span against a span: "from 1927 to 1956" says when it
