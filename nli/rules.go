@@ -149,15 +149,6 @@ func namesSomething(t *text) bool {
 	return false
 }
 
-func hasStrictHedge(t *text, from, to int) bool {
-	for i := from; i < to; i++ {
-		if strictHedge(t.toks, i) {
-			return true
-		}
-	}
-	return false
-}
-
 // strictHedge reports whether toks[i] is a strict hedge. "May" is the
 // month, not the modal, when it stands next to a number ("born May 13,
 // 1964", "in May 2014", "13 May"), and a name when capitalised inside a
@@ -330,9 +321,9 @@ func allIn(words []token, stems map[string]bool) bool {
 
 // ruleQuant is t's strongest quantifier as the quantifier rule reads it:
 // "several" counts with "many" ("Many dancers" against "Several
-// dancers"), a superlative "the most" or "most likely" quantifies nothing,
-// nor does a rate, "every 1,000 children", and
-// "not all" is "some".
+// dancers"), a superlative ("the most", "most likely") quantifies nothing,
+// nor does a rate ("every 1,000 children"), and "not all" is "some". The
+// encoder's quantifier channel keeps quantLevel as it is.
 func ruleQuant(t *text) int {
 	q := 0
 	for i, tk := range t.toks {
@@ -373,7 +364,9 @@ func quantOverstates(c, p *text) bool {
 	return pq >= 1 && pq < cq
 }
 
-// claimHedged reports whether the claim is tentative itself.
+// claimHedged reports whether the claim is tentative itself: a strict
+// hedge, or a word that makes a claim tentative though it hedges no
+// passage for the modal rule ("It is possible that ...").
 func claimHedged(c *text) bool {
 	for i, tk := range c.toks {
 		if strictHedge(c.toks, i) || claimHedges[tk.Lower] {
@@ -383,4 +376,6 @@ func claimHedged(c *text) bool {
 	return false
 }
 
+// claimHedges are the words besides the strict hedges that make a claim
+// tentative.
 var claimHedges = set("possible", "probable", "unlikely", "potential", "believed", "speculated")

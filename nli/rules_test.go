@@ -116,8 +116,8 @@ func TestStrictHedge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a := analyse(tt.text)
-		if got := hasStrictHedge(a, 0, len(a.toks)); got != tt.want {
-			t.Errorf("hasStrictHedge(%q) = %v, want %v", tt.text, got, tt.want)
+		if got := claimHedged(a); got != tt.want {
+			t.Errorf("claimHedged(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }
