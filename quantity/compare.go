@@ -189,13 +189,12 @@ func check(claim, source string, exact bool) []Finding {
 	var cands []candidate
 	for i, c := range cl.found {
 		cctx := cl.context(i)
-		chead := "" // the noun the claim's figure counts, read in the exact reading only
+		// Read in the exact reading only: the noun the claim's figure
+		// counts, the end of a span the claim's date names, and a decade
+		// of a round hundred as its century.
+		chead, crole := "", noRole
 		if exact {
-			chead = cl.head(i)
-		}
-		crole := noRole // the end of a span the claim's date names, exact reading only
-		if exact {
-			crole = cl.wordRole(i)
+			chead, crole = cl.head(i), cl.wordRole(i)
 			c.q = centuryOf(c.q)
 		}
 		cands = cands[:0]
@@ -234,16 +233,10 @@ func check(claim, source string, exact bool) []Finding {
 				if srcCtx[j+1] == nil {
 					srcCtx[j+1] = src.context(j + 1)
 				}
+				// A Date's Value and High are its year, as a Year's are.
 				end := src.found[j+1].q
-				sp := Quantity{Kind: Year, Unit: "year", Value: float64(s.q.Date.Year()), High: float64(end.Date.Year()), Bound: Between, Step: 1, Precision: YearPrecision}
-				if s.q.Kind == Year {
-					sp.Value = s.q.Value
-				}
-				if end.Kind == Year {
-					sp.High = end.High
-				}
-				sp.Start, sp.End = s.q.Start, end.End
-				sp.Text = source[sp.Start:sp.End]
+				sp := Quantity{Kind: Year, Unit: "year", Value: s.q.Value, High: end.High, Bound: Between, Step: 1, Precision: YearPrecision,
+					Start: s.q.Start, End: end.End, Text: source[s.q.Start:end.End]}
 				out := relate(c.q, sp, exact)
 				if days(c.q).within(days(sp)) {
 					out = Agrees // a time within the span is in it
