@@ -21,6 +21,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		harvest = "The harvest report came out in March. " + wheat + " Rain was plentiful across the plains."
 		oldMill = "The old mill opened beside the river in 1850. Weavers came from across the county to work its looms. It closed in 1974 after a fire."
 		pianist = "Ada Brandt (born May 3, 1931) was a German pianist and teacher."
+		station = "The Vela Station is a research observatory in the Atacama Desert, Chile, run by a university consortium."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -55,6 +56,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
 		{"the month May is no modal, with", "Ada Brandt was a German pianist.", pianist, Entail},
 		{"the month May is no modal, against", "Ada Brandt was a French pianist.", pianist, Contradict},
+		{"placed outside a name against", "The Vela Station is located outside Chile.", station, Contradict},
+		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

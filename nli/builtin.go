@@ -132,7 +132,9 @@ func (b *Builtin) Aligner() *Aligner {
 }
 
 // Judge implements [Judge]: one judgment per passage, in order. The claim
-// is analysed once for all passages. A passage of more than two sentences
+// is analysed once for all passages, without an attribution frame
+// ([stripAttribution]) and, against a passage that does not say "outside",
+// with "outside" before a name read as "not in" ([readOutside]). A passage of more than two sentences
 // is judged twice, whole and on the one or two consecutive sentences that
 // bear most on the claim (see [focus]), and the two judgments are averaged;
 // when the focus has every content word of the claim, its judgment stands
@@ -145,7 +147,7 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		return nil, errors.New("judge: empty claim")
 	}
 	out := make([]evidence.Judgment, len(passages))
-	var c *text
+	var c, cOut *text // the claim, and as readOutside writes it
 	for i, p := range passages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
@@ -157,8 +159,16 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		}
 		if c == nil {
 			c = analyse(stripAttribution(claim))
+			cOut = c
+			if s := readOutside(c.raw); s != c.raw {
+				cOut = analyse(s)
+			}
 		}
-		j := b.model.judgePassage(c, p)
+		cp := cOut
+		if outsideWordRe.MatchString(p) {
+			cp = c // the passage's own "outside" aligns with the claim's
+		}
+		j := b.model.judgePassage(cp, p)
 		b.cache.Add(key, j)
 		out[i] = j
 	}
@@ -480,6 +490,53 @@ func overlap(c, p *text) float64 { return txt.Overlap(c.content, p.stems) }
 // follows; the frame's words are not in the source's own sentence and
 // would only dilute the alignment.
 var attributionRe = regexp.MustCompile(`(?i)^(?:(?:actually|in fact|indeed),?\s+)?(?:according to [^,]{1,80},\s*|(?:(?:the|a|an|this|that|our|their|his|her|its)\s+)?(?:[\w'’-]+\s+){0,3}?(?:report|study|survey|paper|article|analysis|review|data|figures|statistics|census|research|researchers|authors|regulator|government|agency|ministry|office|website|source|document|statement)(?:'s|’s)?\s+(?:says|said|states|stated|shows|showed|finds|found|notes|noted|reports|reported|confirms|confirmed|estimates|estimated)\s+(?:that\s+)?)`)
+
+// outsideRe matches "outside" or "outside of" before a name ("outside
+// Iowa", "outside of the United States"), with the word before it and the
+// word after the name.
+var outsideRe = regexp.MustCompile(`(\S+\s+)outside(?:\s+of)?(\s+(?:the\s+)?(?:\p{Lu}[\pL\pN.'’-]*,?\s*)+)(\S*)`)
+
+// outsideWordRe finds the word "outside".
+var outsideWordRe = regexp.MustCompile(`(?i)\boutside\b`)
+
+// placedOutside are the words before "outside" that place something
+// ("is outside Iowa", "born outside of Trieste", "took place outside
+// Munich"). After other words "outside" is left alone: "grossed $154
+// million outside the United States and Canada" counts what the other
+// territories took, and "the largest city outside London" excepts London.
+var placedOutside = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true,
+	"located": true, "born": true, "set": true, "based": true, "situated": true, "lies": true, "lay": true,
+	"lived": true, "lives": true, "formed": true, "filmed": true, "founded": true, "raised": true,
+	"headquartered": true, "built": true, "held": true, "place": true, "recorded": true, "grew": true}
+
+// nameEnds reports whether the word after a run of capitalised words ends
+// it as a name: nothing, punctuation or a function word, not a noun the
+// run qualifies ("outside of European bar").
+func nameEnds(next string) bool {
+	w := strings.ToLower(strings.TrimRight(next, ".,;:!?)\"'’"))
+	return w == "" || txt.SnowballStop.Has(w)
+}
+
+// readOutside writes a claim's "outside" that places something before a
+// name as "not in", which
+// the network reads: "Ripon College is outside Wisconsin." against "Ripon
+// College is a liberal arts college in Ripon, Wisconsin" is entailment
+// 0.79 as written and contradiction 0.94 as "not in Wisconsin". The
+// encoder's negation channel does not know "outside", and teaching it
+// needs a retrain. Only a name counts ("outside of European bar" is left
+// as it is), and only after a word that places ([placedOutside]): "just
+// outside Paris" places the subject near Paris. The judge reads the claim
+// so against a passage that does not say "outside" itself: against "a
+// county outside of England" the words align as they are.
+func readOutside(claim string) string {
+	return outsideRe.ReplaceAllStringFunc(claim, func(m string) string {
+		sub := outsideRe.FindStringSubmatch(m)
+		if !placedOutside[strings.ToLower(strings.TrimSpace(sub[1]))] || !nameEnds(sub[3]) {
+			return m
+		}
+		return sub[1] + "not in" + sub[2] + sub[3]
+	})
+}
 
 // stripAttribution returns claim without an attribution frame at its
 // start, when what follows is a clause of at least three words.

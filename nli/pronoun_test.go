@@ -20,17 +20,38 @@ func TestResolvePronouns(t *testing.T) {
 	}
 }
 
-func TestStripAttribution(t *testing.T) {
-	for in, want := range map[string]string{
-		"Actually the regulator's report says full-fibre broadband was available to 57 percent of homes.": "full-fibre broadband was available to 57 percent of homes.",
-		"According to the census, the town has 4,000 inhabitants.":                                        "the town has 4,000 inhabitants.",
-		"The study found that coffee lowers blood pressure.":                                              "coffee lowers blood pressure.",
-		"The company reported a loss in 2023.":                                                            "The company reported a loss in 2023.",
-		"Columbus found America.":                                                                         "Columbus found America.",
-		"The report says so.":                                                                             "The report says so.",
+// TestClaimRewrites pins the rewrites of a claim before it is judged.
+func TestClaimRewrites(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		rewrite func(string) string
+		cases   map[string]string
+	}{
+		{"stripAttribution", stripAttribution, map[string]string{
+			"Actually the regulator's report says full-fibre broadband was available to 57 percent of homes.": "full-fibre broadband was available to 57 percent of homes.",
+			"According to the census, the town has 4,000 inhabitants.":                                        "the town has 4,000 inhabitants.",
+			"The study found that coffee lowers blood pressure.":                                              "coffee lowers blood pressure.",
+			"The company reported a loss in 2023.":                                                            "The company reported a loss in 2023.",
+			"Columbus found America.":                                                                         "Columbus found America.",
+			"The report says so.":                                                                             "The report says so.",
+		}},
+		{"readOutside", readOutside, map[string]string{
+			"Ripon College is outside Wisconsin.":                      "Ripon College is not in Wisconsin.",
+			"Prescott, Arizona is outside of Yavapai County.":          "Prescott, Arizona is not in Yavapai County.",
+			"Palo Alto is located outside of the United States.":       "Palo Alto is located not in the United States.",
+			"Mick Thomson was born outside Iowa, in 1973.":             "Mick Thomson was born not in Iowa, in 1973.",
+			"The airport is just outside Paris.":                       "The airport is just outside Paris.",
+			"The film grossed $154 million outside the United States.": "The film grossed $154 million outside the United States.",
+			"Men are fighting outside of European bar.":                "Men are fighting outside of European bar.",
+			"It is the largest city outside London.":                   "It is the largest city outside London.",
+			"The band played outside.":                                 "The band played outside.",
+			"Outside Denmark, Danish is spoken in Norway.":             "Outside Denmark, Danish is spoken in Norway.",
+		}},
 	} {
-		if got := stripAttribution(in); got != want {
-			t.Errorf("stripAttribution(%q) = %q, want %q", in, got, want)
+		for in, want := range tt.cases {
+			if got := tt.rewrite(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", tt.name, in, got, want)
+			}
 		}
 	}
 }
