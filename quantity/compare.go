@@ -175,15 +175,18 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // claim's bound, the figures near the bound are the ones compared:
 // "reviewed by less than 76 critics" against "an average score of 9 out
 // of 10, based on 76 reviews" conflicts through 76. The NLI judge reads figures
-// this way; its training encoder uses Check (nli.Aligner).
+// this way; its training encoder uses Check (nli.Aligner). CheckExact
+// also reads a day and month written with no year ("born on May 5",
+// "after 19 March"), which Check skips, and compares it with the day and
+// month of a source's dates: "May 5" conflicts with "February 5, 1964".
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
-	cl := analyse(claim, maxClaimQuantities)
+	cl := analyse(claim, maxClaimQuantities, exact)
 	if len(cl.found) == 0 {
 		return nil
 	}
-	src := analyse(source, maxSourceQuantities)
+	src := analyse(source, maxSourceQuantities, exact)
 	out := make([]Finding, 0, len(cl.found))
 	srcCtx := make([][]string, len(src.found))
 	var cands []candidate
@@ -199,7 +202,7 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
-			if !compatible(c.q, s.q) || exact && !rankComparable(c.q, s.q) {
+			if !compatible(c.q, s.q) || exact && (!rankComparable(c.q, s.q) || !yearComparable(c.q, s.q)) {
 				continue
 			}
 			if srcCtx[j] == nil {
@@ -224,7 +227,7 @@ func check(claim, source string, exact bool) []Finding {
 				k.outcome = Conflicts
 			}
 			cands = append(cands, k)
-			if exact && crole == noRole && !c.q.bounded() && src.spanRole(j) == startRole {
+			if exact && crole == noRole && !c.q.bounded() && !c.q.Yearless && !s.q.Yearless && src.spanRole(j) == startRole && !src.found[j+1].q.Yearless {
 				// Two dates joined as a span ("Gilmore Girls, 2005 --
 				// 2015") are a candidate as the span too, and a time
 				// within it agrees. (A range the source writes as one,
@@ -362,11 +365,11 @@ type analysis struct {
 }
 
 // analyse tokenizes text and finds its first limit quantities.
-func analyse(text string, limit int) analysis {
+func analyse(text string, limit int, yearless bool) analysis {
 	if len(text) > maxTextBytes {
 		text = text[:maxTextBytes]
 	}
-	s := scanner{text: text, toks: tokenize(text, nil)}
+	s := scanner{text: text, toks: tokenize(text, nil), yearless: yearless}
 	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks))}
 	s.each(func(q Quantity, ts, te int) bool {
 		a.found = append(a.found, found{q, ts, te})
@@ -424,6 +427,18 @@ func rankComparable(c, s Quantity) bool {
 	return n.Bound == Exact && n.Value == math.Trunc(n.Value)
 }
 
+// yearComparable reports whether the exact reading compares c with s as
+// far as years go: a yearless date only with a day of a date, yearless
+// or not ("May 5" with "February 5, 1964" and "5 May", not with "1964" or
+// "May 1964"), and a dated claim not with a yearless source date, which
+// does not say the year.
+func yearComparable(c, s Quantity) bool {
+	if c.Yearless {
+		return s.Kind == Date && s.Precision == DayPrecision
+	}
+	return !s.Yearless
+}
+
 // centuryOf reads a decade of a round hundred up to 1900 as its century,
 // as "the 1800s" is meant: 1800 to 1899. "The 2000s" stays a decade.
 func centuryOf(q Quantity) Quantity {
@@ -448,7 +463,7 @@ var roleWords = map[string]role{
 	"started": startRole, "start": startRole, "opened": startRole, "founded": startRole, "established": startRole,
 	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
-	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "expired": endRole,
+	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "through": endRole, "expired": endRole,
 }
 
 // sourceRole returns the role of source date i: its end of a span of two
@@ -656,6 +671,11 @@ func relate(c, s Quantity, exact bool) Outcome {
 	case c.Kind == Ordinal || s.Kind == Ordinal:
 		// A rank has no tolerance: "ranked 15" is "15th", not 16th.
 		ci, si = span(c, c.Value, c.High, 0), span(s, s.Value, s.High, 0)
+	case c.Yearless:
+		// The day and month alone: the source's date in the claim's year.
+		t := s.Date
+		s.Date = time.Date(leapYear, t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+		ci, si = days(c), days(s)
 	case c.dated():
 		ci, si = days(c), days(s)
 		if exact && c.Bound == Between && s.Bound == Between && c.Step == 1 && s.Step == 1 {

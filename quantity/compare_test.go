@@ -176,6 +176,19 @@ func TestCompareExact(t *testing.T) {
 		{"the same bound", "It earned more than $70 million.", "It has grossed over $70 million.", ok, ok},
 		{"bound met by the figure counting its noun", "Damir Džumhur has a total record of less than 63 losses.",
 			"It gives him a total record of 47 wins and 62 losses versus Top 100 players.", ok, ok},
+		{"a day and month against a date's", "Duff McKagan was born on May 5.",
+			"Duff McKagan (born February 5, 1964) is an American musician.", unsettled, bad("May 5", "February 5, 1964")},
+		{"the day and month of a date", "Duff McKagan's birthday is 5 February.",
+			"Duff McKagan (born February 5, 1964) is an American musician.", unsettled, ok},
+		{"a day and month after another", "The package was announced after March 19.",
+			"On 20 March, the government announced the package.", unsettled, ok},
+		{"a day and month before another", "The package was announced before March 17.",
+			"On 20 March, the government announced the package.", unsettled, bad("before March 17", "20 March")},
+		{"a date against a day and month", "The film was released on May 5, 1999.",
+			"The film was released on May 5.", unsettled, unsettled},
+		{"a day and month against a month", "He was born on May 5.", "He was born in May 1964.", unsettled, unsettled},
+		{"through names an end", "From March through May 2020, 122,000 more people died than expected.",
+			"From March 1 to May 30, 2020, 122,000 more people died than would be expected.", ok, ok},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -53,6 +53,13 @@ func (s *scanner) numberFirstDate(p int) (Quantity, int, bool) {
 	if q, next, ok := s.dayDate(month, day, p, j); ok {
 		return q, next, true
 	}
+	end := j
+	if s.isSym(end-1, ".") {
+		end-- // "5 May." ends a sentence: the dot is no abbreviation's
+	}
+	if q, ok := s.yearlessDate(month, day, p, end); ok {
+		return q, end, true
+	}
 	return Quantity{}, j, false
 }
 
@@ -112,6 +119,9 @@ func (s *scanner) monthFirstDate(i int) (Quantity, int, bool) {
 	if day < 1 || day > 31 {
 		return Quantity{}, i + 1, false
 	}
+	if q, ok := s.yearlessDate(month, day, i, k); ok {
+		return q, k, true
+	}
 	return Quantity{}, k, false
 }
 
@@ -126,6 +136,26 @@ func (s *scanner) dayDate(month, day, start, y int) (Quantity, int, bool) {
 	}
 	q, ok := s.date(atoi(s.toks[y].Text), month, day, DayPrecision, start, y+1)
 	return q, y + 1, ok
+}
+
+// leapYear holds a yearless date: a year in which every day and month
+// written exists (29 February).
+const leapYear = 2000
+
+// yearlessDate builds a Yearless date spanning tokens [start, end) when
+// the scanner reads them (CheckExact), or reports false.
+func (s *scanner) yearlessDate(m, d, start, end int) (Quantity, bool) {
+	if !s.yearless || m < 1 || m > 12 || d < 1 || d > 31 {
+		return Quantity{}, false
+	}
+	t := time.Date(leapYear, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return Quantity{}, false // 30 February
+	}
+	bound, n := s.yearBound(start)
+	q := Quantity{Unit: "date", Kind: Date, Date: t, Precision: DayPrecision, Yearless: true,
+		Bound: bound, Approx: bound != Exact, Strict: n > 0}
+	return s.finish(q, start-n, end), true
 }
 
 // date builds a Date quantity spanning tokens [start, end), or reports

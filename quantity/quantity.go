@@ -134,6 +134,10 @@ type Quantity struct {
 	Date time.Time `json:"date,omitzero"`
 	// Precision is set for Year and Date.
 	Precision Precision `json:"precision,omitempty"`
+	// Yearless marks a day and month written with no year ("May 5", "20
+	// March"), which only [CheckExact] reads: Date holds the day in the
+	// leap year 2000, and Value and High are 0.
+	Yearless bool `json:"yearless,omitempty"`
 	// Start and End are byte offsets of Text in the input.
 	Start int `json:"start"`
 	End   int `json:"end"`

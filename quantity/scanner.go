@@ -11,6 +11,8 @@ type scanner struct {
 	// floor is the first token after the last quantity; a hedge is never
 	// looked for before it.
 	floor int
+	// yearless reads a day and month with no year as a date (CheckExact).
+	yearless bool
 }
 
 func (s *scanner) tok(i int) (token, bool) {
