@@ -58,6 +58,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the month May is no modal, against", "Ada Brandt was a French pianist.", pianist, Contradict},
 		{"placed outside a name against", "The Vela Station is located outside Chile.", station, Contradict},
 		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
+		{"something other than against", "The Vela Station is something other than a research observatory.", station, Contradict},
+		{"something other than absent", "The Vela Station is a research observatory.", station, Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

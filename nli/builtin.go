@@ -133,8 +133,9 @@ func (b *Builtin) Aligner() *Aligner {
 
 // Judge implements [Judge]: one judgment per passage, in order. The claim
 // is analysed once for all passages, without an attribution frame
-// ([stripAttribution]) and, against a passage that does not say "outside",
-// with "outside" before a name read as "not in" ([readOutside]). A passage of more than two sentences
+// ([stripAttribution]) and, against a passage that does not have the words
+// rewritten, with "outside" before a name read as "not in" and "something
+// other than" as "not" ([readClaim]). A passage of more than two sentences
 // is judged twice, whole and on the one or two consecutive sentences that
 // bear most on the claim (see [focus]), and the two judgments are averaged;
 // when the focus has every content word of the claim, its judgment stands
@@ -147,7 +148,7 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		return nil, errors.New("judge: empty claim")
 	}
 	out := make([]evidence.Judgment, len(passages))
-	var c, cOut *text // the claim, and as readOutside writes it
+	var c, cRead *text // the claim, and as readClaim writes it
 	for i, p := range passages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
@@ -159,14 +160,14 @@ func (b *Builtin) Judge(ctx context.Context, claim string, passages []string) ([
 		}
 		if c == nil {
 			c = analyse(stripAttribution(claim))
-			cOut = c
-			if s := readOutside(c.raw); s != c.raw {
-				cOut = analyse(s)
+			cRead = c
+			if s := readClaim(c.raw); s != c.raw {
+				cRead = analyse(s)
 			}
 		}
-		cp := cOut
-		if outsideWordRe.MatchString(p) {
-			cp = c // the passage's own "outside" aligns with the claim's
+		cp := cRead
+		if readWordsRe.MatchString(p) {
+			cp = c // the passage's own words align with the claim's
 		}
 		j := b.model.judgePassage(cp, p)
 		b.cache.Add(key, j)
@@ -496,8 +497,25 @@ var attributionRe = regexp.MustCompile(`(?i)^(?:(?:actually|in fact|indeed),?\s+
 // word after the name.
 var outsideRe = regexp.MustCompile(`(\S+\s+)outside(?:\s+of)?(\s+(?:the\s+)?(?:\p{Lu}[\pL\pN.'’-]*,?\s*)+)(\S*)`)
 
-// outsideWordRe finds the word "outside".
-var outsideWordRe = regexp.MustCompile(`(?i)\boutside\b`)
+// readClaim rewrites the words of a claim that the network misreads into
+// words it reads ([readOutside], [readOtherThan]). The judge reads the
+// claim so against a passage that has none of the words rewritten
+// (readWordsRe): against "a county outside of England" the words align as
+// they are.
+func readClaim(claim string) string { return readOtherThan(readOutside(claim)) }
+
+// readWordsRe finds the words that readClaim rewrites.
+var readWordsRe = regexp.MustCompile(`(?i)\b(?:outside|other\s+than)\b`)
+
+// otherThanRe matches "someone other than", "something other than" and
+// their kin.
+var otherThanRe = regexp.MustCompile(`(?i)\b(?:some|any)(?:one|body|thing)\s+other\s+than\b`)
+
+// readOtherThan writes "someone other than" and "something other than" as
+// "not", which the network reads as the negation it is: "Veeram is
+// something other than an Indian Tamil film." against "Veeram is a 2014
+// Indian Tamil action film" is entailment 0.81 as written.
+func readOtherThan(claim string) string { return otherThanRe.ReplaceAllString(claim, "not") }
 
 // placedOutside are the words before "outside" that place something
 // ("is outside Iowa", "born outside of Trieste", "took place outside
@@ -525,9 +543,7 @@ func nameEnds(next string) bool {
 // encoder's negation channel does not know "outside", and teaching it
 // needs a retrain. Only a name counts ("outside of European bar" is left
 // as it is), and only after a word that places ([placedOutside]): "just
-// outside Paris" places the subject near Paris. The judge reads the claim
-// so against a passage that does not say "outside" itself: against "a
-// county outside of England" the words align as they are.
+// outside Paris" places the subject near Paris.
 func readOutside(claim string) string {
 	return outsideRe.ReplaceAllStringFunc(claim, func(m string) string {
 		sub := outsideRe.FindStringSubmatch(m)

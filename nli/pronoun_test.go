@@ -47,6 +47,13 @@ func TestClaimRewrites(t *testing.T) {
 			"The band played outside.":                                 "The band played outside.",
 			"Outside Denmark, Danish is spoken in Norway.":             "Outside Denmark, Danish is spoken in Norway.",
 		}},
+		{"readOtherThan", readOtherThan, map[string]string{
+			"Veeram is something other than an Indian Tamil film.":        "Veeram is not an Indian Tamil film.",
+			"The show was adapted by someone other than Roberto Aguirre.": "The show was adapted by not Roberto Aguirre.",
+			"It was made by anybody other than DreamWorks.":               "It was made by not DreamWorks.",
+			"Other than that, the film is a drama.":                       "Other than that, the film is a drama.",
+			"Danish is spoken in countries other than Denmark.":           "Danish is spoken in countries other than Denmark.",
+		}},
 	} {
 		for in, want := range tt.cases {
 			if got := tt.rewrite(in); got != want {
