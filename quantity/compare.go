@@ -179,6 +179,8 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // also reads a day and month written with no year ("born on May 5",
 // "after 19 March"), which Check skips, and compares it with the day and
 // month of a source's dates: "May 5" conflicts with "February 5, 1964".
+// And it takes no number of a list of citations ("[19, 20]", "[, 5]"),
+// as Check takes none of a single "[12]".
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -365,11 +367,11 @@ type analysis struct {
 }
 
 // analyse tokenizes text and finds its first limit quantities.
-func analyse(text string, limit int, yearless bool) analysis {
+func analyse(text string, limit int, exact bool) analysis {
 	if len(text) > maxTextBytes {
 		text = text[:maxTextBytes]
 	}
-	s := scanner{text: text, toks: tokenize(text, nil), yearless: yearless}
+	s := scanner{text: text, toks: tokenize(text, nil), exact: exact}
 	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks))}
 	s.each(func(q Quantity, ts, te int) bool {
 		a.found = append(a.found, found{q, ts, te})

@@ -187,6 +187,10 @@ func TestCompareExact(t *testing.T) {
 		{"a date against a day and month", "The film was released on May 5, 1999.",
 			"The film was released on May 5.", unsettled, unsettled},
 		{"a day and month against a month", "He was born on May 5.", "He was born in May 1964.", unsettled, unsettled},
+		{"a list of citations is no figure", "Hypoglycaemia is associated with a higher risk of death [, 5].",
+			"Two randomised controlled trials found a higher risk of death.", bad("5", "Two"), unsettled},
+		{"a list of citations with its numbers", "Two doses were effective [19, 20].",
+			"Two doses were effective.", evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "19", Source: "Two"}, {Claim: "20", Source: "Two"}}}, ok},
 		{"through names an end", "From March through May 2020, 122,000 more people died than expected.",
 			"From March 1 to May 30, 2020, 122,000 more people died than would be expected.", ok, ok},
 	}

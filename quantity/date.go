@@ -145,7 +145,7 @@ const leapYear = 2000
 // yearlessDate builds a Yearless date spanning tokens [start, end) when
 // the scanner reads them (CheckExact), or reports false.
 func (s *scanner) yearlessDate(m, d, start, end int) (Quantity, bool) {
-	if !s.yearless || m < 1 || m > 12 || d < 1 || d > 31 {
+	if !s.exact || m < 1 || m > 12 || d < 1 || d > 31 {
 		return Quantity{}, false
 	}
 	t := time.Date(leapYear, time.Month(m), d, 0, 0, 0, 0, time.UTC)

@@ -20,7 +20,7 @@ var fuzzSeeds = []string{
 	"\xff\xfe9\xc3", "９", "1\u00a0000", "−2", "1e9", "0x1F", "99999999999999999999999999",
 	"1.1.1.1", "1,000,000,000,000,000,000,000", "between 2015 and", "from 10 to", "(12", "[3]",
 	"twenty-", "a", "an estimated", "more than", "5-", "2024-", "31 February 2023", "May 2", "²",
-	"born on May 5", "after 19 March", "30 February", "from March 1 to May 30, 2020", "5 May.", "through May 2020",
+	"born on May 5", "after 19 March", "30 February", "from March 1 to May 30, 2020", "5 May.", "through May 2020", "[19, ]", "[, 5]", "[3-5]",
 }
 
 // FuzzExtract checks that Extract never panics and that what it returns is

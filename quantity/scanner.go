@@ -11,8 +11,9 @@ type scanner struct {
 	// floor is the first token after the last quantity; a hedge is never
 	// looked for before it.
 	floor int
-	// yearless reads a day and month with no year as a date (CheckExact).
-	yearless bool
+	// exact reads as CheckExact does: a day and month with no year as a
+	// date, and no number of a list of citations ("[19, 20]", "[, 5]").
+	exact bool
 }
 
 func (s *scanner) tok(i int) (token, bool) {

@@ -38,6 +38,11 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	if s.isSym(before, "[") && s.isSym(after, "]") {
 		return after2, true
 	}
+	if s.exact {
+		if end, ok := s.citationList(p); ok {
+			return end, true
+		}
+	}
 	if s.isSym(before, "(") && s.isSym(after, ")") && len(t.Text) <= 2 {
 		return after2, true
 	}
@@ -62,6 +67,31 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 		return s.skipJoined(p), true
 	}
 	return p, false
+}
+
+// citationList reports whether the number at p is in square brackets
+// that hold only numbers and the marks between them ("[19, 20]", "[3-5]",
+// "[, 70]", a list whose other entries were links), and the index after
+// the closing bracket.
+func (s *scanner) citationList(p int) (int, bool) {
+	inList := func(t token) bool {
+		return t.Kind == tNum || t.Kind == tSym && (t.Text == "," || t.Text == ";" || t.Text == "-" || t.Text == "–")
+	}
+	i := p - 1
+	for i >= 0 && inList(s.toks[i]) {
+		i--
+	}
+	if !s.isSym(i, "[") {
+		return p, false
+	}
+	j := p + 1
+	for j < len(s.toks) && inList(s.toks[j]) {
+		j++
+	}
+	if !s.isSym(j, "]") {
+		return p, false
+	}
+	return j + 1, true
 }
 
 // phoneRun reports whether a phone-like digit run starts at p (a "+" or
