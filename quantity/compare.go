@@ -738,12 +738,21 @@ func figures(c, s Quantity, exact bool) (interval, interval) {
 		// than $106 million" and not "more than $110 million". A claim
 		// bound with the same figure and direction says the same thing
 		// and keeps the bound's reading.
+		// The next unit is not in it ("over $69 million" is less than
+		// $70 million), nor is the figure of a strict bound.
 		st := s.Step * fs
-		switch s.Bound {
-		case AtLeast:
-			si = interval{sv, sv + st}
-		case AtMost:
-			si = interval{sv - st, sv}
+		lo, hi := sv, math.Nextafter(sv+st, math.Inf(-1))
+		if s.Bound == AtMost {
+			lo, hi = math.Nextafter(sv-st, math.Inf(1)), sv
+		}
+		if s.Strict && s.Bound == AtLeast {
+			lo = math.Nextafter(lo, math.Inf(1))
+		}
+		if s.Strict && s.Bound == AtMost {
+			hi = math.Nextafter(hi, math.Inf(-1))
+		}
+		if s.bounded() {
+			si = interval{lo, hi}
 		}
 	}
 	return span(c, cv, ch, tol), si
