@@ -69,6 +69,10 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	return p, false
 }
 
+// maxCitationTokens bounds a list of citations, so that a long run of
+// numbers costs no more than a short one per number.
+const maxCitationTokens = 64
+
 // citationList reports whether the number at p is in square brackets
 // that hold only numbers and the marks between them ("[19, 20]", "[3-5]",
 // "[, 70]", a list whose other entries were links), and the index after
@@ -78,14 +82,14 @@ func (s *scanner) citationList(p int) (int, bool) {
 		return t.Kind == tNum || t.Kind == tSym && (t.Text == "," || t.Text == ";" || t.Text == "-" || t.Text == "–")
 	}
 	i := p - 1
-	for i >= 0 && inList(s.toks[i]) {
+	for i >= 0 && p-i < maxCitationTokens && inList(s.toks[i]) {
 		i--
 	}
 	if !s.isSym(i, "[") {
 		return p, false
 	}
 	j := p + 1
-	for j < len(s.toks) && inList(s.toks[j]) {
+	for j < len(s.toks) && j-i < maxCitationTokens && inList(s.toks[j]) {
 		j++
 	}
 	if !s.isSym(j, "]") {
