@@ -536,14 +536,13 @@ func nameEnds(next string) bool {
 }
 
 // readOutside writes a claim's "outside" that places something before a
-// name as "not in", which
-// the network reads: "Ripon College is outside Wisconsin." against "Ripon
-// College is a liberal arts college in Ripon, Wisconsin" is entailment
-// 0.79 as written and contradiction 0.94 as "not in Wisconsin". The
-// encoder's negation channel does not know "outside", and teaching it
-// needs a retrain. Only a name counts ("outside of European bar" is left
-// as it is), and only after a word that places ([placedOutside]): "just
-// outside Paris" places the subject near Paris.
+// name as "not in", which the network reads: "Ripon College is outside
+// Wisconsin." against "Ripon College is a liberal arts college in Ripon,
+// Wisconsin" is entailment 0.79 as written and contradiction 0.94 as "not
+// in Wisconsin". The encoder's negation channel does not know "outside",
+// and teaching it needs a retrain. Only a name counts ("outside of
+// European bar" is left as it is), and only after a word that places
+// ([placedOutside]): "just outside Paris" places the subject near Paris.
 func readOutside(claim string) string {
 	return outsideRe.ReplaceAllStringFunc(claim, func(m string) string {
 		sub := outsideRe.FindStringSubmatch(m)
