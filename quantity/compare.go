@@ -229,7 +229,7 @@ func check(claim, source string, exact bool) []Finding {
 				k.outcome = Conflicts
 			}
 			cands = append(cands, k)
-			if exact && crole == noRole && !c.q.bounded() && !c.q.Yearless && !s.q.Yearless && src.spanRole(j) == startRole && !src.found[j+1].q.Yearless {
+			if exact && crole == noRole && !c.q.bounded() && !c.q.Yearless && src.spanRole(j) == startRole && !src.found[j+1].q.Yearless {
 				// Two dates joined as a span ("Gilmore Girls, 2005 --
 				// 2015") are a candidate as the span too, and a time
 				// within it agrees. (A range the source writes as one,
@@ -732,28 +732,16 @@ func figures(c, s Quantity, exact bool) (interval, interval) {
 		w = ApproxTolerance * math.Abs(sv)
 	}
 	si := span(s, sv, sh, w)
-	if exact && s.Step > 0 && c.Bound != Exact && c.Bound != Approx && !(c.Bound == s.Bound && cv == sv) {
+	if exact && s.bounded() && s.Step > 0 && c.Bound != Exact && c.Bound != Approx && !(c.Bound == s.Bound && cv == sv) {
 		// A source's bound read as the figure it rounds: "has grossed
 		// over $104 million" is $104 to $105 million, so it meets "less
 		// than $106 million" and not "more than $110 million". A claim
 		// bound with the same figure and direction says the same thing
-		// and keeps the bound's reading.
-		// The next unit is not in it ("over $69 million" is less than
-		// $70 million), nor is the figure of a strict bound.
+		// and keeps the bound's reading. The bound is cut to one unit
+		// in its last place, the next unit left out ("over $69 million"
+		// is less than $70 million), as is a strict bound's own figure.
 		st := s.Step * fs
-		lo, hi := sv, math.Nextafter(sv+st, math.Inf(-1))
-		if s.Bound == AtMost {
-			lo, hi = math.Nextafter(sv-st, math.Inf(1)), sv
-		}
-		if s.Strict && s.Bound == AtLeast {
-			lo = math.Nextafter(lo, math.Inf(1))
-		}
-		if s.Strict && s.Bound == AtMost {
-			hi = math.Nextafter(hi, math.Inf(-1))
-		}
-		if s.bounded() {
-			si = interval{lo, hi}
-		}
+		si = interval{max(si.lo, math.Nextafter(sv-st, math.Inf(1))), min(si.hi, math.Nextafter(sv+st, math.Inf(-1)))}
 	}
 	return span(c, cv, ch, tol), si
 }

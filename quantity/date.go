@@ -145,17 +145,12 @@ const leapYear = 2000
 // yearlessDate builds a Yearless date spanning tokens [start, end) when
 // the scanner reads them (CheckExact), or reports false.
 func (s *scanner) yearlessDate(m, d, start, end int) (Quantity, bool) {
-	if !s.exact || m < 1 || m > 12 || d < 1 || d > 31 {
+	if !s.exact {
 		return Quantity{}, false
 	}
-	t := time.Date(leapYear, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d {
-		return Quantity{}, false // 30 February
-	}
-	bound, n := s.yearBound(start)
-	q := Quantity{Unit: "date", Kind: Date, Date: t, Precision: DayPrecision, Yearless: true,
-		Bound: bound, Approx: bound != Exact, Strict: n > 0}
-	return s.finish(q, start-n, end), true
+	q, ok := s.date(leapYear, m, d, DayPrecision, start, end)
+	q.Value, q.High, q.Yearless = 0, 0, true
+	return q, ok
 }
 
 // date builds a Date quantity spanning tokens [start, end), or reports
