@@ -180,7 +180,11 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // "after 19 March"), which Check skips, and compares it with the day and
 // month of a source's dates: "May 5" conflicts with "February 5, 1964".
 // And it takes no number of a list of citations ("[19, 20]", "[, 5]"),
-// as Check takes none of a single "[12]".
+// as Check takes none of a single "[12]". It reads the plural scales
+// "crores" and "lakhs", reads "globally" and "worldwide" as one context
+// word, and judges a claim's day against the source's days rather than a
+// year range beside them ("28 January 2020" against "the 2019–20
+// pandemic ... on 29 January 2020" conflicts).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -251,6 +255,9 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		if exact && c.q.bounded() {
 			cands = nearOnly(c.q, cands)
+		}
+		if exact && c.q.Precision == DayPrecision {
+			cands = daysOnly(cands)
 		}
 		out = append(out, judge(c.q, cands))
 	}
@@ -364,6 +371,9 @@ type analysis struct {
 	found []found
 	// inQty marks tokens inside a quantity.
 	inQty []bool
+	// exact is the exact reading's: context words read through
+	// contextGlosses.
+	exact bool
 }
 
 // analyse tokenizes text and finds its first limit quantities.
@@ -372,7 +382,7 @@ func analyse(text string, limit int, exact bool) analysis {
 		text = text[:maxTextBytes]
 	}
 	s := scanner{text: text, toks: tokenize(text, nil), exact: exact}
-	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks))}
+	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks)), exact: exact}
 	s.each(func(q Quantity, ts, te int) bool {
 		a.found = append(a.found, found{q, ts, te})
 		for k := ts; k < te; k++ {
@@ -468,6 +478,11 @@ var roleWords = map[string]role{
 	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "through": endRole, "expired": endRole,
 }
 
+// rolePrepositions give a role only right before the date ("from 1990",
+// "until 2004"): in "retired from theaters in the United States on April
+// 5" the "from" is a place's.
+var rolePrepositions = map[string]bool{"from": true, "until": true, "till": true, "through": true}
+
 // sourceRole returns the role of source date i: its end of a span of two
 // dates (spanRole), or else the role the words before it give it ("born
 // 18 September 1989").
@@ -492,7 +507,7 @@ func (a analysis) wordRole(i int) role {
 		}
 		n++
 		w := strings.ToLower(a.toks[k].Text)
-		if r := roleWords[w]; r != noRole {
+		if r := roleWords[w]; r != noRole && (n == 1 || !rolePrepositions[w]) {
 			return r
 		}
 		if w == "away" && k > 0 && strings.EqualFold(a.toks[k-1].Text, "passed") {
@@ -555,7 +570,8 @@ func (a analysis) head(i int) string {
 }
 
 // content returns the word at token k, plural folded (text.FoldPlural),
-// when it is a content word.
+// when it is a content word; in the exact reading, read through
+// contextGlosses.
 func (a analysis) content(k int) (string, bool) {
 	t := a.toks[k]
 	if t.Kind != tWord {
@@ -565,8 +581,16 @@ func (a analysis) content(k int) (string, bool) {
 	if txt.ContextStop.Has(w) || len(w) < 2 {
 		return "", false
 	}
+	if g, ok := contextGlosses[w]; ok && a.exact {
+		w = g
+	}
 	return w, true
 }
+
+// contextGlosses are context words that say the same of a figure: "$107
+// million worldwide" is the figure a claim's "across the world" or
+// "globally" names, not the "$51.8 million in North America" before it.
+var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world"}
 
 // boundary reports whether token k ends a context window.
 func (a analysis) boundary(k int) bool {
@@ -592,8 +616,9 @@ func spanWord(w string) bool {
 	_, one := ones[lw]
 	_, ten := tens[lw]
 	_, scale := scaleWords[lw]
+	_, plural := pluralScales[lw]
 	_, month := months[lw]
-	return one || ten || scale || month || hedgeWords[lw] || lw == "hundred" || lw == "dozen" || lw == "half"
+	return one || ten || scale || plural || month || hedgeWords[lw] || lw == "hundred" || lw == "dozen" || lw == "half"
 }
 
 // shared counts the distinct words of a that are in b.
@@ -797,6 +822,20 @@ func days(q Quantity) interval {
 		return interval{math.Inf(-1), iv.lo - 1}
 	}
 	return iv
+}
+
+// daysOnly drops, when some candidate is a day, the years that neither
+// agree nor conflict: against a claim's "January 29, 2020" the source's
+// "28 January 2020" decides, not the "2019–20 pandemic" beside it. A
+// month stays: "April 2019" may well be the month of the claim's "April
+// 15, 2019", whatever other day the source names.
+func daysOnly(cands []candidate) []candidate {
+	if !slices.ContainsFunc(cands, func(k candidate) bool { return k.q.Precision == DayPrecision }) {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(k candidate) bool {
+		return k.q.Precision == YearPrecision && k.outcome == Unsettled
+	})
 }
 
 // nearOnly keeps, when no candidate shares a context word with the claim's

@@ -160,8 +160,8 @@ func TestCompareExact(t *testing.T) {
 			"It became the 9th highest-grossing film of 2019.", ok, evidence.NumCheck{}},
 		{"a year within a span of two", "Sean Gunn was on Gilmore Girls in 2014.",
 			"Sean Gunn is best known for his role on the television show Gilmore Girls, 2005 -- 2015.", bad("2014", "2005"), ok},
-		{"a date within a season", "The first case was confirmed on 28 January 2020.",
-			"The first case during the 2019–20 pandemic was confirmed on 29 January 2020.", unsettled, unsettled},
+		{"a date within a season, against the day beside it", "The first case was confirmed on 28 January 2020.",
+			"The first case during the 2019–20 pandemic was confirmed on 29 January 2020.", unsettled, bad("28 January 2020", "29 January 2020")},
 		{"a year outside a span of two", "Sean Gunn was on Gilmore Girls in 2014.",
 			"Sean Gunn is best known for his role on the television show Gilmore Girls (2000 -- 2007).", bad("2014", "2000"), bad("2014", "2000")},
 		{"the 1800s are a century", "Arthur Schopenhauer was born in the 1800s.",
@@ -197,6 +197,16 @@ func TestCompareExact(t *testing.T) {
 			"Two doses were effective.", evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: "19", Source: "Two"}, {Claim: "20", Source: "Two"}}}, ok},
 		{"through names an end", "From March through May 2020, 122,000 more people died than expected.",
 			"From March 1 to May 30, 2020, 122,000 more people died than would be expected.", ok, ok},
+		{"from a place names no start", "The film was retired from theaters in the United States on April 5, 2015.",
+			"The film ended its US theatrical run on April 5, 2015.", ok, ok},
+		{"crores, the plural of a scale", "The film grossed more than 97 crores.",
+			"It has earned 96.36 crore worldwide, against a production budget of 65–80 crore.", ok, bad("more than 97 crores", "96.36 crore")},
+		{"crores met", "The film grossed less than 97 crores.",
+			"It has earned 96.36 crore worldwide, against a production budget of 65–80 crore.", unsettled, ok},
+		{"globally is worldwide", "The film made over 75 crores globally.",
+			"It has earned 73.32 crore worldwide, with earnings of 64.14 crore in India and 9.18 crore overseas.", ok, bad("over 75 crores", "73.32 crore")},
+		{"a day in the month beside another day", "The game was detailed in April 15, 2019.",
+			"It was detailed in April 2019. The game was released on November 15, 2019.", unsettled, unsettled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -150,6 +150,10 @@ var scaleWords = map[string]float64{
 	"mn": 1e6, "bn": 1e9, "tn": 1e12, "trn": 1e12, "lakh": 1e5, "crore": 1e7,
 }
 
+// pluralScales are the Indian scale words written as plurals ("75
+// crores"), read only in the exact reading (scanner.scaleWord).
+var pluralScales = map[string]float64{"lakhs": 1e5, "crores": 1e7}
+
 // attachedScales are scale letters written right after the digits:
 // "9k", "5M", "30B". "m" and "b" mean million and billion only after a
 // currency ("$5m"); elsewhere "5m" is five metres.

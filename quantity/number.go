@@ -224,7 +224,7 @@ func (s *scanner) after(f figure, currency string) part {
 		}
 	}
 	if !pt.scaled {
-		if sc, ok := scaleWords[s.lower(k)]; ok && s.toks[k].Kind == tWord {
+		if sc, ok := s.scaleWord(k); ok && s.toks[k].Kind == tWord {
 			mult, pt.scaled = sc, true
 			k++
 		} else if t, ok := s.tok(k); ok && currency != "" && !f.words && t.Kind == tWord && (attachedScales[t.Text] != 0 || currencyScales[t.Text] != 0) {
@@ -255,7 +255,7 @@ func (s *scanner) after(f figure, currency string) part {
 		mult *= uf.mult
 		pt.unitted = true
 		k = next
-	} else if sc, ok := scaleWords[s.lower(uk)]; ok && uk != k && !pt.scaled {
+	} else if sc, ok := s.scaleWord(uk); ok && uk != k && !pt.scaled {
 		mult, pt.scaled = sc, true // "$5-billion"
 		k = uk + 1
 	} else if uk != k {

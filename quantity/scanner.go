@@ -75,6 +75,22 @@ func (s *scanner) lower(i int) string {
 	return strings.ToLower(s.toks[i].Text)
 }
 
+// scaleWord returns the scale of the word at i ("million", "crore"). The
+// exact reading also takes the plurals of pluralScales; Check's does not,
+// so that the figures the shipped networks were trained on stay as they
+// were read.
+func (s *scanner) scaleWord(i int) (float64, bool) {
+	w := s.lower(i)
+	if sc, ok := scaleWords[w]; ok {
+		return sc, true
+	}
+	if s.exact {
+		sc, ok := pluralScales[w]
+		return sc, ok
+	}
+	return 0, false
+}
+
 // signable reports whether the sign at i stands alone before its number:
 // at the start, after a space, or after an opening bracket or a symbol.
 func (s *scanner) signable(i int) bool {
