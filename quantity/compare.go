@@ -184,7 +184,10 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // "crores" and "lakhs", reads "globally" and "worldwide" as one context
 // word, and judges a claim's day against the source's days rather than a
 // year range beside them ("28 January 2020" against "the 2019–20
-// pandemic ... on 29 January 2020" conflicts).
+// pandemic ... on 29 January 2020" conflicts). And it reads a score out of
+// a scale of 5, 10 or 100 ("7.9/10", "9.5 stars out of 10"), which Check
+// skips as it skips "24/7", comparable with another score out of the same
+// scale and with a plain number within it ("an average score of 8.6").
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -672,7 +675,19 @@ func compatible(c, s Quantity) bool {
 	}
 	// Bare "degrees" is read as the other side's temperature scale.
 	deg := func(d string) bool { return d == "°C" || d == "°F" }
-	return (dc == "°" && deg(ds)) || (ds == "°" && deg(dc))
+	if (dc == "°" && deg(ds)) || (ds == "°" && deg(dc)) {
+		return true
+	}
+	// A score out of a scale ("8.6/10", read in the exact reading only)
+	// and a plain number within the scale ("an average score of 8.6").
+	return scoreOf(c, s) || scoreOf(s, c)
+}
+
+// scoreOf reports whether plain number n could be score r out of its
+// scale.
+func scoreOf(r, n Quantity) bool {
+	scale, ok := ratingScales[strings.TrimPrefix(r.Unit, "/")]
+	return ok && r.Kind == Measure && strings.HasPrefix(r.Unit, "/") && n.Kind == Number && n.Unit == "" && n.Value >= 0 && n.High <= scale
 }
 
 // relErr is RelativeError of the two figures in base units, 0 for times.

@@ -188,6 +188,11 @@ func (s *scanner) after(f figure, currency string) part {
 		pt.kind, pt.unit = Money, currency
 	}
 	k := f.next
+	if unit, next, ok := s.ratingAt(f); ok && s.exact && currency == "" {
+		pt.kind, pt.unit, pt.unitted = Measure, unit, true
+		pt.value, pt.step, pt.next = f.v, f.step, next
+		return pt
+	}
 	if !f.words && s.attached(k) {
 		t := s.toks[k]
 		// A suffix of one token ("1st", "1990s") or two ("1990's").
@@ -279,6 +284,47 @@ func (s *scanner) after(f figure, currency string) part {
 	}
 	pt.value, pt.step, pt.next = f.v*mult, f.step*mult, k
 	return pt
+}
+
+// ratingScales are the scales a score is given out of: "7.9/10",
+// "4.5/5", "79/100".
+var ratingScales = map[string]float64{"5": 5, "10": 10, "100": 100}
+
+// ratingAt reports whether digit figure f is a score out of a scale
+// ("7.9/10", "9.5 stars out of 10"): f, a slash and 5, 10 or 100, all
+// joined, or f, "out of" and the scale; f at most the scale, and not a
+// date or a fraction of something ("3/10/2020", "1/5 of the vote"). It returns the score's unit ("/10") and the token after it.
+// Only the exact reading takes such scores; Check skips them as it skips
+// "24/7".
+func (s *scanner) ratingAt(f figure) (string, int, bool) {
+	k := f.next
+	if f.words {
+		return "", 0, false
+	}
+	if s.isWord(k, "stars", "points") {
+		k++
+	}
+	if s.isWord(k, "out") && s.isWord(k+1, "of") && s.isNum(k+2) {
+		// "9.5 stars out of 10"
+		scale, ok := ratingScales[s.toks[k+2].Text]
+		if !ok || f.v < 0 || f.v > scale {
+			return "", 0, false
+		}
+		return "/" + s.toks[k+2].Text, k + 3, true
+	}
+	k = f.next
+	if !s.isSym(k, "/") || !s.attached(k) || !s.isNum(k+1) || !s.attached(k+1) {
+		return "", 0, false
+	}
+	den := s.toks[k+1].Text
+	scale, ok := ratingScales[den]
+	if !ok || f.v < 0 || f.v > scale || s.isWord(k+2, "of") {
+		return "", 0, false
+	}
+	if t, ok := s.tok(k + 2); ok && !t.Space && (t.Kind != tSym || t.Text == "/" || t.Text == "-") {
+		return "", 0, false
+	}
+	return "/" + den, k + 2, true
 }
 
 // unitAt matches the longest unit form starting at token k.
