@@ -48,6 +48,9 @@ func (s *scanner) hedgeBefore(i int) (Bound, int, bool) {
 			if phrase == "c" {
 				continue // "c" alone is not "c."
 			}
+			if s.exact && phrase == "over" && m < n && words[1] == "averaged" {
+				return Exact, i, false // "averaged over 12 reviews" is 12
+			}
 			return b, i - m, strictHedges[phrase]
 		}
 	}
@@ -77,6 +80,23 @@ func (s *scanner) yearBound(i int) (Bound, int) {
 		case "later than":
 			return AtLeast, 2
 		}
+	}
+	return Exact, 0
+}
+
+// decadeBound is yearBound for a decade at i, in the exact reading only,
+// with "the" allowed between: "after the 1850s" is from 1860 on. Check
+// reads a decade as its span whatever precedes it.
+func (s *scanner) decadeBound(i int) (Bound, int) {
+	if !s.exact {
+		return Exact, 0
+	}
+	the := 0
+	if i-1 >= s.floor && s.isWord(i-1, "the") {
+		the = 1
+	}
+	if b, n := s.yearBound(i - the); n > 0 {
+		return b, n + the
 	}
 	return Exact, 0
 }

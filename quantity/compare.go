@@ -187,7 +187,13 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // pandemic ... on 29 January 2020" conflicts). And it reads a score out of
 // a scale of 5, 10 or 100 ("7.9/10", "9.5 stars out of 10"), which Check
 // skips as it skips "24/7", comparable with another score out of the same
-// scale and with a plain number within it ("an average score of 8.6").
+// scale and with a plain number within it ("an average score of 8.6"),
+// a score out of 100 also with a percentage. It reads the spaced forms of
+// tokenized datasets, "the 1800 's" (a century) and "US $ 90 billion", a
+// bound before a decade ("after the 1850s": from 1860), and "averaged
+// over 12 reviewers" as 12, not a bound. And it takes no figure of a name
+// written "iPhone 4" or "the Group of 15", as both readings take none of
+// "Xbox 360".
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -684,10 +690,13 @@ func compatible(c, s Quantity) bool {
 }
 
 // scoreOf reports whether plain number n could be score r out of its
-// scale.
+// scale, or percentage n a score out of 100 ("50%" and "50/100").
 func scoreOf(r, n Quantity) bool {
 	scale, ok := ratingScales[strings.TrimPrefix(r.Unit, "/")]
-	return ok && r.Kind == Measure && strings.HasPrefix(r.Unit, "/") && n.Kind == Number && n.Unit == "" && n.Value >= 0 && n.High <= scale
+	if !ok || r.Kind != Measure || !strings.HasPrefix(r.Unit, "/") || n.Value < 0 || n.High > scale {
+		return false
+	}
+	return n.Kind == Number && n.Unit == "" || n.Kind == Percent && n.Unit == "%" && scale == 100
 }
 
 // relErr is RelativeError of the two figures in base units, 0 for times.

@@ -98,8 +98,9 @@ func (s *scanner) at(i int) (Quantity, int, bool) {
 				return q, end, ok
 			}
 		}
-		// "US$5"
-		if _, ok := currencyPrefixWords[t.Text]; ok && s.isSym(next, "$") && s.attached(next) && s.isNum(second) {
+		// "US$5"; the exact reading also takes "US $5", as tokenized
+		// datasets write it.
+		if _, ok := currencyPrefixWords[t.Text]; ok && s.isSym(next, "$") && (s.attached(next) || s.exact) && s.isNum(second) {
 			return s.number(i)
 		}
 		// "EUR 5"

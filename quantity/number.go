@@ -109,6 +109,9 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 10, YearPrecision
 		q.High = q.Value + 9
 		bound = Between
+		if b, n := s.decadeBound(start); n > 0 {
+			bound, start, strict = b, start-n, true
+		}
 	case first.era != 0 && bound != Between:
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 1, YearPrecision
 		q.Value *= first.era
@@ -121,7 +124,7 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 			bound, start, strict = b, i-n, true
 		}
 	}
-	if bound != Between {
+	if bound != Between && !first.decade {
 		q.High = q.Value
 	}
 	q.Bound, q.Approx = bound, bound != Exact
@@ -155,18 +158,19 @@ func (s *scanner) namePart(p int, f part) bool {
 		return false
 	}
 	prev, ok := s.tok(p - 1)
-	if !ok || prev.Kind != tWord || !isUpper(prev.Text[0]) || !s.toks[p].Space || prev.Line {
+	if s.exact && ok && prev.Kind == tWord && s.toks[p].Space && (camel(prev.Text) || prev.Text == "of" && s.capitalAt(p-2)) {
+		// In the exact reading also "iPhone 4" and "the Group of 15".
+		return true
+	}
+	if !s.capitalAt(p-1) || !s.toks[p].Space {
 		return false
 	}
 	w := strings.ToLower(prev.Text)
 	if _, month := months[w]; month || txt.ContextStop.Has(w) || hedgeWords[w] {
 		return false
 	}
-	if _, code := symbolUnits[prev.Text]; code {
-		return false
-	}
-	before, ok := s.tok(p - 2)
-	return ok && !(before.Kind == tSym && (before.Text == "." || before.Text == "!" || before.Text == "?"))
+	_, code := symbolUnits[prev.Text]
+	return !code
 }
 
 // part reads the figure at p and what follows it: attached scale letters
@@ -188,6 +192,13 @@ func (s *scanner) after(f figure, currency string) part {
 		pt.kind, pt.unit = Money, currency
 	}
 	k := f.next
+	if s.exact && f.plain && f.digits == 4 && math.Mod(f.v, 100) == 0 && f.v <= 1900 && s.isSym(k, "'", "’") && !s.attached(k) && s.isWord(k+1, "s") && s.attached(k+1) {
+		// "the 1700 's", as tokenized datasets write "the 1700's": in
+		// the exact reading, the decade, which it reads as the century.
+		pt.decade = true
+		pt.value, pt.step, pt.next = f.v, 10, k+2
+		return pt
+	}
 	if unit, next, ok := s.ratingAt(f); ok && s.exact && currency == "" {
 		pt.kind, pt.unit, pt.unitted = Measure, unit, true
 		pt.value, pt.step, pt.next = f.v, f.step, next
@@ -284,6 +295,23 @@ func (s *scanner) after(f figure, currency string) part {
 	}
 	pt.value, pt.step, pt.next = f.v*mult, f.step*mult, k
 	return pt
+}
+
+// camel reports whether w opens in lower case and holds a capital later:
+// "iPhone", "eBay".
+func camel(w string) bool {
+	return len(w) > 1 && !isUpper(w[0]) && strings.IndexFunc(w[1:], func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0
+}
+
+// capitalAt reports whether token i is a capitalised word that does not
+// open a sentence.
+func (s *scanner) capitalAt(i int) bool {
+	t, ok := s.tok(i)
+	if !ok || t.Kind != tWord || !isUpper(t.Text[0]) || t.Line {
+		return false
+	}
+	b, ok := s.tok(i - 1)
+	return ok && !(b.Kind == tSym && (b.Text == "." || b.Text == "!" || b.Text == "?"))
 }
 
 // ratingScales are the scales a score is given out of: "7.9/10",
