@@ -783,13 +783,15 @@ func figures(c, s Quantity, exact bool) (interval, interval) {
 	si := span(s, sv, sh, w)
 	if exact && s.bounded() && s.Step > 0 && c.Bound != Exact && c.Bound != Approx && !(c.Bound == s.Bound && cv == sv) {
 		// A source's bound read as the figure it rounds: "has grossed
-		// over $104 million" is $104 to $105 million, so it meets "less
-		// than $106 million" and not "more than $110 million". A claim
-		// bound with the same figure and direction says the same thing
-		// and keeps the bound's reading. The bound is cut to one unit
-		// in its last place, the next unit left out ("over $69 million"
-		// is less than $70 million), as is a strict bound's own figure.
-		st := s.Step * fs
+		// over $104 million" is $104 to $104.5 million, so it meets
+		// "less than $106 million" and not "more than $110 million". A
+		// claim bound with the same figure and direction says the same
+		// thing and keeps the bound's reading. The bound is cut to half
+		// a unit in its last place, as a figure rounds ("over 6.7
+		// million likes" does not meet "over 6.75 million", and meets
+		// "less than 6.75 million"), its end and a strict bound's own
+		// figure left out.
+		st := s.Step * fs / 2
 		si = interval{max(si.lo, math.Nextafter(sv-st, math.Inf(1))), min(si.hi, math.Nextafter(sv+st, math.Inf(-1)))}
 	}
 	return span(c, cv, ch, tol), si
