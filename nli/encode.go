@@ -119,6 +119,10 @@ type EncoderOptions struct {
 	// share nothing with the claim (dropAsides), in training and in
 	// judging.
 	DropAsides bool `json:"drop_asides,omitempty"`
+	// ExactFigures trains with the judge's exact reading of figures
+	// (quantity.CompareExact) too; the judge reads them exactly whatever
+	// the model was trained with.
+	ExactFigures bool `json:"exact_figures,omitempty"`
 }
 
 type encodeMemo struct {
@@ -127,7 +131,7 @@ type encodeMemo struct {
 }
 
 func newEncoder(memo bool, opts EncoderOptions) *encoder {
-	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms}
+	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, exact: opts.ExactFigures}
 	if len(opts.Vocab) > 0 {
 		e.words = make(map[string]int32, len(opts.Vocab))
 		for i, w := range opts.Vocab {

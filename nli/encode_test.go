@@ -91,3 +91,13 @@ func TestJudgeReadsFiguresExactly(t *testing.T) {
 		t.Errorf("training: quantity agree %v, conflict %v; want agreement within one unit", trained.Global[glQuantAgree], trained.Global[glQuantConflict])
 	}
 }
+
+// TestEncoderExactFigures checks that EncoderOptions.ExactFigures ('verity
+// train nli --exact-figures') trains with the judge's exact reading.
+func TestEncoderExactFigures(t *testing.T) {
+	const claim, passage = "12 workers died.", "11 workers died."
+	in := NewEncoder(EncoderOptions{ExactFigures: true}).Encode(claim, passage)
+	if in.Global[glQuantConflict] != 1 || in.Global[glQuantAgree] != 0 {
+		t.Errorf("quantity agree %v, conflict %v; want a conflict", in.Global[glQuantAgree], in.Global[glQuantConflict])
+	}
+}

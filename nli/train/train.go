@@ -96,6 +96,10 @@ type Config struct {
 	// (nli.EncoderOptions.NegatedAntonyms); the caller encodes with
 	// EncoderOptions, and Info records it.
 	NegatedAntonyms bool
+	// ExactFigures encodes the training pairs with the judge's exact
+	// reading of figures (nli.EncoderOptions.ExactFigures); Info records
+	// it.
+	ExactFigures bool
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
@@ -108,7 +112,7 @@ type Config struct {
 // EncoderOptions are the encoding choices of cfg, for Encode and the
 // model file.
 func (c Config) EncoderOptions() nli.EncoderOptions {
-	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, DropAsides: c.DropAsides}
+	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, DropAsides: c.DropAsides, ExactFigures: c.ExactFigures}
 }
 
 // netSeed seeds the network's initial weights, the order of the pairs and
@@ -259,7 +263,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides"))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures"))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -669,6 +673,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.DropAsides {
 		info["drop_asides"] = "true"
+	}
+	if cfg.ExactFigures {
+		info["exact_figures"] = "true"
 	}
 	if cfg.Swap {
 		info["swapped"] = "true"
