@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,7 @@ func newTrainNLICmd() *cobra.Command {
 		out, dataDir, devDir, report string
 		cfg                          train.Config
 		oldWeight                    float64
+		setWeights                   []string
 	)
 	cmd := &cobra.Command{
 		Use:   "nli --out FILE",
@@ -70,7 +72,10 @@ swapped, still contradictions (weight 0.5); the shipped model was not
 trained with them (README, "Swapped contradictions"). --drop-asides reads
 each passage, in training and in the model's judging, without its
 bracketed asides that share no word or figure with the claim; the shipped
-model does not (README, "Asides").`,
+model does not (README, "Asides"). --exact-figures encodes the training pairs
+with the judge's exact reading of figures; --set-weight SET=WEIGHT replaces
+a set's weight in training and calibration (repeatable); the shipped model
+uses neither (README, "Trained with the exact reading", "Set weights").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -108,6 +113,17 @@ model does not (README, "Asides").`,
 			if oldWeight != -1 && (oldWeight < 0 || oldWeight >= 1) {
 				return &evidence.InputError{Field: "old-weight", Message: fmt.Sprintf("--old-weight %g: want a weight in [0, 1), or -1 to choose it", oldWeight)}
 			}
+			for _, sw := range setWeights {
+				name, val, ok := strings.Cut(sw, "=")
+				w, err := strconv.ParseFloat(val, 64)
+				if !ok || name == "" || err != nil {
+					return &evidence.InputError{Field: "set-weight", Message: fmt.Sprintf("--set-weight %q: want SET=WEIGHT, for example vitaminc_real_a=2", sw)}
+				}
+				if cfg.Weights == nil {
+					cfg.Weights = map[string]float64{}
+				}
+				cfg.Weights[name] = w
+			}
 			cfg.DataDir = dataDir
 			if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
 				return fmt.Errorf("--data-dir %s: not a directory of labeled data", dataDir)
@@ -136,6 +152,7 @@ model does not (README, "Asides").`,
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
 	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")
+	fl.StringArrayVar(&setWeights, "set-weight", nil, "give the pairs of one set this weight in training and calibration, SET=WEIGHT (repeatable; default weights in README)")
 	fl.BoolVar(&cfg.ExactFigures, "exact-figures", false, "train with the judge's exact reading of figures (no one-unit tolerance, crores, scores out of ten), which the judge uses whatever the model was trained with")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/verity-fc/verity/eval"
+	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/nli/train"
 )
@@ -70,6 +71,9 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	data, err := train.Encode(ctx, exs, cfg.Ablate, cfg.EncoderOptions(), logf)
 	if err != nil {
 		return err
+	}
+	if err := cfg.ApplyWeights(data); err != nil {
+		return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
 	}
 	nets, err := train.TrainMembers(ctx, cfg, data, logf)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,6 +97,10 @@ type Config struct {
 	// (nli.EncoderOptions.NegatedAntonyms); the caller encodes with
 	// EncoderOptions, and Info records it.
 	NegatedAntonyms bool
+	// Weights replaces the weights of the named sets (BaseWeights,
+	// ExtraFiles) in training and calibration ('verity train nli
+	// --set-weight'); ApplyWeights applies them and Info records them.
+	Weights map[string]float64
 	// ExactFigures encodes the training pairs with the judge's exact
 	// reading of figures (nli.EncoderOptions.ExactFigures); Info records
 	// it.
@@ -263,7 +268,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures"))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -424,6 +429,48 @@ func composeKey(on bool) string { return flagKey(on, " compose") }
 
 // flagKey is the checkpoint key's part for an option that is on or off:
 // empty when off, so that earlier checkpoints still resume.
+// weightsKey is the checkpoint key's part for replaced set weights, in
+// the sets' order: empty without them.
+func weightsKey(w map[string]float64) string {
+	if len(w) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(w))
+	for _, name := range SortedSets(w) {
+		parts = append(parts, fmt.Sprintf("%s=%g", name, w[name]))
+	}
+	return " weights=" + strings.Join(parts, ",")
+}
+
+// ApplyWeights gives the pairs of each set of cfg.Weights that set's
+// weight. A set never trained on (weight 0, Breaking NLI) cannot be
+// given one, and every name must be a set of data.
+func (c Config) ApplyWeights(data []Encoded) error {
+	if len(c.Weights) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, e := range data {
+		if e.Weight > 0 {
+			known[e.Set] = true
+		}
+	}
+	for name, w := range c.Weights {
+		if !known[name] {
+			return fmt.Errorf("set weight %s=%g: no set %q is trained on (sets: %s)", name, w, name, strings.Join(SortedSets(known), ", "))
+		}
+		if w <= 0 || w > 10 {
+			return fmt.Errorf("set weight %s=%g: want a weight above 0 and at most 10", name, w)
+		}
+	}
+	for i := range data {
+		if w, ok := c.Weights[data[i].Set]; ok && data[i].Weight > 0 {
+			data[i].Weight = w
+		}
+	}
+	return nil
+}
+
 func flagKey(on bool, part string) string {
 	if !on {
 		return ""
@@ -676,6 +723,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.ExactFigures {
 		info["exact_figures"] = "true"
+	}
+	if len(cfg.Weights) > 0 {
+		info["set_weights"] = strings.TrimPrefix(weightsKey(cfg.Weights), " weights=")
 	}
 	if cfg.Swap {
 		info["swapped"] = "true"

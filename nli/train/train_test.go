@@ -299,3 +299,31 @@ func TestBySetNeverTrainedIsDevelopment(t *testing.T) {
 		t.Errorf("a set never trained on: calibration %d, development %d pairs, want 0 and 3", len(calib["b"]), len(dev["b"]))
 	}
 }
+
+// TestApplyWeights checks that --set-weight replaces a trained set's
+// weight, leaves the others and a never-trained set as they were, and
+// refuses an unknown set or a weight out of range.
+func TestApplyWeights(t *testing.T) {
+	data := func() []Encoded {
+		return []Encoded{
+			{Example: Example{Set: SetVitaminC}, Weight: 1},
+			{Example: Example{Set: SetFEVER}, Weight: 2},
+			{Example: Example{Set: "breaking_nli"}, Weight: 0},
+		}
+	}
+	d := data()
+	if err := (Config{Weights: map[string]float64{SetVitaminC: 2.5}}).ApplyWeights(d); err != nil {
+		t.Fatal(err)
+	}
+	if d[0].Weight != 2.5 || d[1].Weight != 2 || d[2].Weight != 0 {
+		t.Errorf("weights %v, %v, %v; want 2.5, 2, 0", d[0].Weight, d[1].Weight, d[2].Weight)
+	}
+	for _, w := range []map[string]float64{{"nosuchset": 1}, {"breaking_nli": 1}, {SetFEVER: 0}, {SetFEVER: 11}} {
+		if err := (Config{Weights: w}).ApplyWeights(data()); err == nil {
+			t.Errorf("ApplyWeights(%v): no error", w)
+		}
+	}
+	if got := Info(Config{Weights: map[string]float64{SetVitaminC: 2, SetFEVER: 3}}, 10)["set_weights"]; got != "fever=3,vitaminc_real_a=2" {
+		t.Errorf("Info set_weights = %q", got)
+	}
+}
