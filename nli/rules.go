@@ -220,7 +220,9 @@ func negationFlip(c, p *text) bool {
 // mandatory quantifier and modal rules of seed 000 (as in applyRules) and
 // by the subject rules: a passage that shares no word with the claim when
 // both name something (otherSubject), and evidence about another named
-// subject (otherNamedSubject), are neutral. applyRules also acts on a
+// subject (otherNamedSubject), are neutral; and by the same-slot rule
+// (sameSlotRule): a passage that fills a slot of the claim's event with
+// another name contradicts it. applyRules also acts on a
 // passage sharing no word when only one side names something; for the
 // network that made SNLI's contradictions neutral, whose captions name
 // nothing but carry a capital by a typo or a nationality ("A Man in a
@@ -228,6 +230,7 @@ func negationFlip(c, p *text) bool {
 // to the network, which has negation-scope channels and sees the whole
 // alignment; on the calibration split it costs balanced accuracy.
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
+	j = sameSlotRule(c, p, j)
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
 		j = toNeutral(j)

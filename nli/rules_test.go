@@ -159,3 +159,29 @@ func TestNegationFlip(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotClash checks the same-slot rule's reading of names.
+func TestSlotClash(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Kalabhavan Mani died at Rishi Hospital.", "Kalabhavan Mani died on 6 March 2016 at Amrita Hospital.", true},
+		{"Kalabhavan Mani died at Amrita Hospital.", "Kalabhavan Mani died on 6 March 2016 at Amrita Hospital.", false},
+		// A name spelled within an edit or two is the same name.
+		{"Mani Ratman first approached Ram Charan.", "Mani Ratnam first approached Ram Charan.", false},
+		// A function word is no shared slot.
+		{"Steve Selvidge played with The Hold Steady.", "Steve Selvidge played with The Big Ass Truck.", false},
+		// Too little of the claim in the passage: not the same event.
+		{"The museum was designed by Frank Gehry.", "Frank Lloyd Wright was born in Wisconsin.", false},
+		// Another named subject is no slot of the claim's.
+		{"The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937.", false},
+		// A headline has no names to tell apart.
+		{"Argentina's President Didn't Adopt A Jewish Child", "Argentina's President Cristina Fernández de Kirchner did not adopt a Jewish child.", false},
+	}
+	for _, tt := range tests {
+		if got := slotClash(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("slotClash(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
