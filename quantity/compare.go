@@ -692,8 +692,9 @@ func compatible(c, s Quantity) bool {
 // scoreOf reports whether plain number n could be score r out of its
 // scale, or percentage n a score out of 100 ("50%" and "50/100").
 func scoreOf(r, n Quantity) bool {
-	scale, ok := ratingScales[strings.TrimPrefix(r.Unit, "/")]
-	if !ok || r.Kind != Measure || !strings.HasPrefix(r.Unit, "/") || n.Value < 0 || n.High > scale {
+	den, rating := strings.CutPrefix(r.Unit, "/")
+	scale, ok := ratingScales[den]
+	if !rating || !ok || r.Kind != Measure || n.Value < 0 || n.High > scale {
 		return false
 	}
 	return n.Kind == Number && n.Unit == "" || n.Kind == Percent && n.Unit == "%" && scale == 100

@@ -325,34 +325,33 @@ var ratingScales = map[string]float64{"5": 5, "10": 10, "100": 100}
 // Only the exact reading takes such scores; Check skips them as it skips
 // "24/7".
 func (s *scanner) ratingAt(f figure) (string, int, bool) {
-	k := f.next
 	if f.words {
 		return "", 0, false
 	}
+	// within reports whether the number at k is a scale f lies within.
+	within := func(k int) bool {
+		scale, ok := ratingScales[s.toks[k].Text]
+		return ok && f.v >= 0 && f.v <= scale
+	}
+	k := f.next
 	if s.isWord(k, "stars", "points") {
 		k++
 	}
 	if s.isWord(k, "out") && s.isWord(k+1, "of") && s.isNum(k+2) {
 		// "9.5 stars out of 10"
-		scale, ok := ratingScales[s.toks[k+2].Text]
-		if !ok || f.v < 0 || f.v > scale {
+		if !within(k + 2) {
 			return "", 0, false
 		}
 		return "/" + s.toks[k+2].Text, k + 3, true
 	}
 	k = f.next
-	if !s.isSym(k, "/") || !s.attached(k) || !s.isNum(k+1) || !s.attached(k+1) {
-		return "", 0, false
-	}
-	den := s.toks[k+1].Text
-	scale, ok := ratingScales[den]
-	if !ok || f.v < 0 || f.v > scale || s.isWord(k+2, "of") {
+	if !s.isSym(k, "/") || !s.attached(k) || !s.isNum(k+1) || !s.attached(k+1) || !within(k+1) || s.isWord(k+2, "of") {
 		return "", 0, false
 	}
 	if t, ok := s.tok(k + 2); ok && !t.Space && (t.Kind != tSym || t.Text == "/" || t.Text == "-") {
 		return "", 0, false
 	}
-	return "/" + den, k + 2, true
+	return "/" + s.toks[k+1].Text, k + 2, true
 }
 
 // unitAt matches the longest unit form starting at token k.

@@ -52,16 +52,16 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 			return after2, true
 		}
 	}
-	// A score out of a scale, "7.9/10", in the exact reading (ratingAt).
-	if s.exact {
-		if f, ok := s.figureAt(p); ok {
-			if _, _, ok := s.ratingAt(f); ok {
-				return p, false
+	// Times and ratios "10:30", "3:1"; slashed "24/7", "02/15/2024"; but
+	// in the exact reading a score out of a scale, "7.9/10" (ratingAt).
+	if s.isSym(after, ":", "/") && s.attached(after) && s.isNum(after2) && s.attached(after2) {
+		if s.exact && s.isSym(after, "/") {
+			if f, ok := s.figureAt(p); ok {
+				if _, _, ok := s.ratingAt(f); ok {
+					return p, false
+				}
 			}
 		}
-	}
-	// Times and ratios "10:30", "3:1"; slashed "24/7", "02/15/2024".
-	if s.isSym(after, ":", "/") && s.attached(after) && s.isNum(after2) && s.attached(after2) {
 		return s.skipJoined(p), true
 	}
 	// "3 pm", "3 p.m.": resume after the "pm" or the "p".
