@@ -73,9 +73,7 @@ var strictHedges = set("may", "might", "could", "possibly", "perhaps", "probably
 // applyRules adjusts a judgment of the network by the edge-case rules.
 func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if negationFlip(c, p) {
-		keep := j.Entail * negKeep
-		j.Contradict += j.Entail - keep
-		j.Entail = keep
+		j = toContradiction(j)
 	}
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) {
@@ -96,6 +94,15 @@ func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment 
 		j.Neutral += j.Entail - e + j.Contradict - k
 		j.Entail, j.Contradict = e, k
 	}
+	return j
+}
+
+// toContradiction moves all but negKeep of the entailment to
+// contradiction: the negation and the same-slot rule.
+func toContradiction(j evidence.Judgment) evidence.Judgment {
+	keep := j.Entail * negKeep
+	j.Contradict += j.Entail - keep
+	j.Entail = keep
 	return j
 }
 

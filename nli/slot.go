@@ -13,10 +13,7 @@ func sameSlotRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if !slotClash(c, p) {
 		return j
 	}
-	keep := j.Entail * negKeep
-	j.Contradict += j.Entail - keep
-	j.Entail = keep
-	return j
+	return toContradiction(j)
 }
 
 // nameRuns returns the runs of two or more capitalised words of t.
@@ -62,20 +59,20 @@ func slotClash(c, p *text) bool {
 			if !first && !last {
 				continue
 			}
-			cMiss, pMiss := false, false
-			for _, tk := range cr {
-				if !p.stems[tk.Stem] && len(tk.Lower) >= 3 && !nearSpelled(tk.Lower, p.toks) {
-					cMiss = true
-				}
-			}
-			for _, tk := range pr {
-				if !c.stems[tk.Stem] && len(tk.Lower) >= 3 && !nearSpelled(tk.Lower, c.toks) {
-					pMiss = true
-				}
-			}
-			if cMiss && pMiss {
+			if lacksWord(p, cr) && lacksWord(c, pr) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// lacksWord reports whether t lacks a word of three letters or more of
+// run, not even spelled within an edit or two (nearSpelled).
+func lacksWord(t *text, run []token) bool {
+	for _, tk := range run {
+		if !t.stems[tk.Stem] && len(tk.Lower) >= 3 && !nearSpelled(tk.Lower, t.toks) {
+			return true
 		}
 	}
 	return false
@@ -108,7 +105,12 @@ func nearSpelled(w string, toks []token) bool {
 }
 
 // editWithin reports whether a and b are at most limit edits (insertions,
-// deletions, substitutions) apart.
+// deletions, substitutions) apart, byte by byte. Written here rather than
+// taken from a Levenshtein package: the length test turns most pairs away
+// before any row is built, and the names it compares are lower-cased
+// words of a few letters; github.com/agnivade/levenshtein would compute
+// every full distance by rune, which reads "é" as one edit where this
+// reads two, and so changes which names count as the same.
 func editWithin(a, b string, limit int) bool {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return false
