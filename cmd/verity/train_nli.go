@@ -68,6 +68,9 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		cfg.Vocab = train.Vocabulary(exs, cfg.TuneWords)
 		logf("tuned words: %d (of at most %d; each seen at least %d times in the training split)", len(cfg.Vocab), cfg.TuneWords, train.MinWordCount)
 	}
+	if err := cfg.CheckWeights(exs); err != nil {
+		return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
+	}
 	data, err := train.Encode(ctx, exs, cfg.Ablate, cfg.EncoderOptions(), logf)
 	if err != nil {
 		return err

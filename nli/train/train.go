@@ -455,17 +455,41 @@ func (c Config) ApplyWeights(data []Encoded) error {
 			known[e.Set] = true
 		}
 	}
+	if err := c.checkWeights(known); err != nil {
+		return err
+	}
+	for i := range data {
+		if w, ok := c.Weights[data[i].Set]; ok && data[i].Weight > 0 {
+			data[i].Weight = w
+		}
+	}
+	return nil
+}
+
+// CheckWeights reports, before the examples are encoded, the error
+// ApplyWeights would give for cfg.Weights: a set of exs never trained on
+// or missing, or a weight out of range.
+func (c Config) CheckWeights(exs []Example) error {
+	if len(c.Weights) == 0 {
+		return nil
+	}
+	weights, known := setWeights(), map[string]bool{}
+	for _, e := range exs {
+		if w, ok := weights[e.Set]; !ok || w > 0 {
+			known[e.Set] = true // Encode weighs an unlisted set 1
+		}
+	}
+	return c.checkWeights(known)
+}
+
+// checkWeights checks cfg.Weights against the sets trained on.
+func (c Config) checkWeights(known map[string]bool) error {
 	for name, w := range c.Weights {
 		if !known[name] {
 			return fmt.Errorf("set weight %s=%g: no set %q is trained on (sets: %s)", name, w, name, strings.Join(SortedSets(known), ", "))
 		}
 		if w <= 0 || w > 10 {
 			return fmt.Errorf("set weight %s=%g: want a weight above 0 and at most 10", name, w)
-		}
-	}
-	for i := range data {
-		if w, ok := c.Weights[data[i].Set]; ok && data[i].Weight > 0 {
-			data[i].Weight = w
 		}
 	}
 	return nil

@@ -302,7 +302,8 @@ func TestBySetNeverTrainedIsDevelopment(t *testing.T) {
 
 // TestApplyWeights checks that --set-weight replaces a trained set's
 // weight, leaves the others and a never-trained set as they were, and
-// refuses an unknown set or a weight out of range.
+// refuses an unknown set or a weight out of range, before encoding too
+// (CheckWeights).
 func TestApplyWeights(t *testing.T) {
 	data := func() []Encoded {
 		return []Encoded{
@@ -321,6 +322,15 @@ func TestApplyWeights(t *testing.T) {
 	for _, w := range []map[string]float64{{"nosuchset": 1}, {"breaking_nli": 1}, {SetFEVER: 0}, {SetFEVER: 11}} {
 		if err := (Config{Weights: w}).ApplyWeights(data()); err == nil {
 			t.Errorf("ApplyWeights(%v): no error", w)
+		}
+	}
+	exs := []Example{{Set: SetVitaminC}, {Set: SetFEVER}, {Set: "breaking_nli"}}
+	if err := (Config{Weights: map[string]float64{SetVitaminC: 2}}).CheckWeights(exs); err != nil {
+		t.Errorf("CheckWeights before encoding: %v", err)
+	}
+	for _, w := range []map[string]float64{{"nosuchset": 1}, {"breaking_nli": 1}, {SetFEVER: 11}} {
+		if err := (Config{Weights: w}).CheckWeights(exs); err == nil {
+			t.Errorf("CheckWeights(%v): no error", w)
 		}
 	}
 	if got := Info(Config{Weights: map[string]float64{SetVitaminC: 2, SetFEVER: 3}}, 10)["set_weights"]; got != "fever=3,vitaminc_real_a=2" {
