@@ -73,7 +73,7 @@ func (a *Aligner) init() {
 	// training still encodes with it, so that the reproduce command
 	// writes the shipped file; judging with the exact one moves only
 	// pairs whose figures differ by more than the claim's rounding and at
-	// most one unit (README, "Figures read exactly").
+	// most one unit (docs/nli-development.md, "Figures read exactly").
 	a.enc.exact = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
