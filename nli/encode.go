@@ -2,6 +2,7 @@ package nli
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -400,4 +401,28 @@ func Ablate(in *align.Input, part string) {
 	for i := range in.B {
 		in.B[i].Chan &^= chans
 	}
+}
+
+// DropWords writes into dst a copy of in whose tokens each lose their word
+// vector with probability p, as an unknown word would (the unknown channel
+// set, every other channel and every relation kept), for the word dropout
+// of 'verity train nli --word-dropout': a network that cannot lean on
+// every vector learns to read the relations and channels that a word
+// outside the vectors' vocabulary, a name or a figure, still has. dst's
+// token slices are reused; in is not changed.
+func DropWords(dst, in *align.Input, p float64, rng *rand.Rand) {
+	drop := func(dst, src []align.Token) []align.Token {
+		dst = append(dst[:0], src...)
+		for i := range dst {
+			if dst[i].Vec != nil && rng.Float64() < p {
+				dst[i].Vec = nil
+				dst[i].Chan |= 1 << chOOV
+			}
+		}
+		return dst
+	}
+	dst.A = drop(dst.A, in.A)
+	dst.B = drop(dst.B, in.B)
+	dst.Rels = in.Rels
+	dst.Global = in.Global
 }

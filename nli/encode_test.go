@@ -2,6 +2,8 @@ package nli
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/verity-fc/verity/nli/align"
@@ -99,5 +101,58 @@ func TestEncoderExactFigures(t *testing.T) {
 	in := NewEncoder(EncoderOptions{ExactFigures: true}).Encode(claim, passage)
 	if in.Global[glQuantConflict] != 1 || in.Global[glQuantAgree] != 0 {
 		t.Errorf("quantity agree %v, conflict %v; want a conflict", in.Global[glQuantAgree], in.Global[glQuantConflict])
+	}
+}
+
+// TestDropWords: each token loses its vector with the given probability
+// and then reads as an unknown word; channels, relations and the pair's
+// features stay, the input itself is not changed, and the same generator
+// drops the same tokens.
+func TestDropWords(t *testing.T) {
+	in := newEncoder(false, EncoderOptions{}).encode(analyse("Exports rose by 8 percent in 2023."), analyse("The ministry said exports fell 8 percent in 2023, after a record year."))
+	withVec := func(toks []align.Token) (n int) {
+		for _, tk := range toks {
+			if tk.Vec != nil {
+				n++
+			}
+		}
+		return n
+	}
+	before := withVec(in.A) + withVec(in.B)
+	if before < 8 {
+		t.Fatalf("only %d tokens have vectors; the test needs a pair the vectors know", before)
+	}
+	var none, all, half, again align.Input
+	DropWords(&none, in, 0, rand.New(rand.NewPCG(1, 2)))
+	same := func(a, b []align.Token) bool {
+		return slices.EqualFunc(a, b, func(x, y align.Token) bool {
+			return x.Chan == y.Chan && x.Word == y.Word && (x.Vec == nil) == (y.Vec == nil)
+		})
+	}
+	if !same(none.A, in.A) || !same(none.B, in.B) {
+		t.Error("p = 0 changed tokens")
+	}
+	DropWords(&all, in, 0.999999, rand.New(rand.NewPCG(1, 2)))
+	if n := withVec(all.A) + withVec(all.B); n != 0 {
+		t.Errorf("p ~ 1 left %d vectors", n)
+	}
+	for i, tk := range all.A {
+		if tk.Chan&(1<<chOOV) == 0 || tk.Chan&^(1<<chOOV) != in.A[i].Chan&^(1<<chOOV) {
+			t.Errorf("claim token %d: channels %b after dropping, %b before; want the same with the unknown bit", i, tk.Chan, in.A[i].Chan)
+		}
+	}
+	if !slices.Equal(all.Rels, in.Rels) || all.Global != in.Global {
+		t.Error("dropping words changed the relations or the pair's features")
+	}
+	if withVec(in.A)+withVec(in.B) != before {
+		t.Error("DropWords changed its input")
+	}
+	DropWords(&half, in, 0.5, rand.New(rand.NewPCG(7, 8)))
+	DropWords(&again, in, 0.5, rand.New(rand.NewPCG(7, 8)))
+	if n := withVec(half.A) + withVec(half.B); n == 0 || n == before {
+		t.Errorf("p = 0.5 kept %d of %d vectors", n, before)
+	}
+	if !same(half.A, again.A) || !same(half.B, again.B) {
+		t.Error("the same generator dropped other tokens")
 	}
 }

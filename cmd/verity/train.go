@@ -31,7 +31,7 @@ func newTrainCmd() *cobra.Command {
 
 func newTrainNLICmd() *cobra.Command {
 	var (
-		out, dataDir, devDir, report string
+		out, dataDir, devDir, calibDir, report, teacher string
 		cfg                          train.Config
 		oldWeight                    float64
 		setWeights                   []string
@@ -62,20 +62,28 @@ quantity or attention; none for the baseline) and prints the network's
 development metrics only, writing no model. --compose adds a composition
 layer (a width-3 convolution over each side's comparisons before pooling);
 the shipped model does not have it
-(README, "Latest round"). --negate also trains on negated claims: each
+(docs/nli-development.md, "Latest round: a composition layer"). --negate also trains on negated claims: each
 training pair labelled entailment or neutral, with "not" after its claim's
 first auxiliary or copula, as a contradiction or a neutral pair (weight 0.5);
-the shipped model was not trained with them (README, "Latest round").
+the shipped model was not trained with them (docs/nli-development.md,
+"Latest round: negated claims").
 --swap also trains on the contradictions of SNLI, counterfactual SNLI,
 MultiNLI and TaxiNLI (passages of at most 40 words) with claim and passage
 swapped, still contradictions (weight 0.5); the shipped model was not
-trained with them (README, "Swapped contradictions"). --drop-asides reads
-each passage, in training and in the model's judging, without its
-bracketed asides that share no word or figure with the claim; the shipped
-model does not (README, "Asides"). --exact-figures encodes the training pairs
-with the judge's exact reading of figures; --set-weight SET=WEIGHT replaces
+trained with them (docs/nli-development.md, "Swapped contradictions").
+--drop-asides reads each passage, in training and in the model's judging,
+without its bracketed asides that share no word or figure with the claim;
+the shipped model does not (docs/nli-development.md, "Asides").
+--exact-figures encodes the training pairs with the judge's exact reading
+of figures; --set-weight SET=WEIGHT replaces
 a set's weight in training and calibration (repeatable); the shipped model
-uses neither (README, "Trained with the exact reading", "Set weights").`,
+uses neither (docs/nli-development.md, "Trained with the exact reading",
+"Set weights"). --word-dropout P reads each training token without its word
+vector, as an unknown word, with probability P; --teacher FILE --distill W
+also trains each network on the probabilities of the model in FILE, at
+weight W against the labels' 1 - W (knowledge distillation); the shipped
+model was trained with neither (docs/nli-development.md, "Word dropout",
+"Distillation").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -94,6 +102,12 @@ uses neither (README, "Trained with the exact reading", "Set weights").`,
 			}
 			if cfg.Dropout < 0 || cfg.Dropout >= 1 {
 				return &evidence.InputError{Field: "dropout", Message: fmt.Sprintf("--dropout %g: want a probability in [0, 1)", cfg.Dropout)}
+			}
+			if cfg.Distill < 0 || cfg.Distill > 1 || (cfg.Distill > 0) != (teacher != "") {
+				return &evidence.InputError{Field: "distill", Message: fmt.Sprintf("--distill %g: want a weight in (0, 1] with --teacher FILE, and --teacher only with it", cfg.Distill)}
+			}
+			if cfg.WordDropout < 0 || cfg.WordDropout >= 1 {
+				return &evidence.InputError{Field: "word-dropout", Message: fmt.Sprintf("--word-dropout %g: want a probability in [0, 1)", cfg.WordDropout)}
 			}
 			if cfg.TuneWords < 0 || cfg.TuneWords > align.MaxWords {
 				return &evidence.InputError{Field: "tune-words", Message: fmt.Sprintf("--tune-words %d: want 0 to %d", cfg.TuneWords, align.MaxWords)}
@@ -128,13 +142,14 @@ uses neither (README, "Trained with the exact reading", "Set weights").`,
 			if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
 				return fmt.Errorf("--data-dir %s: not a directory of labeled data", dataDir)
 			}
-			return runTrainNLI(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, oldWeight, out, devDir, report)
+			return runTrainNLI(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, oldWeight, out, devDir, calibDir, report, teacher)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "model file to write")
 	fl.StringVar(&dataDir, "data-dir", "../shared/data", "labeled data directory")
 	fl.StringVar(&devDir, "dev-dir", "", "also write each development split as a labeled JSONL set for 'verity eval'")
+	fl.StringVar(&calibDir, "calib-dir", "", "also write each calibration split (where the temperature, the epoch and every choice are made) as a labeled JSONL set for 'verity eval'")
 	fl.StringVar(&report, "report", "", "also write the development metrics as JSON to this file")
 	fl.StringVar(&cfg.Checkpoint, "checkpoint", "", "checkpoint file: resume from it and rewrite it after every epoch")
 	fl.StringVar(&cfg.Ablate, "ablate", "", "train without one part (wordnet, quantity, attention; none for the baseline) and only report")
@@ -159,6 +174,9 @@ uses neither (README, "Trained with the exact reading", "Set weights").`,
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")
 	fl.Float64Var(&cfg.EMA, "ema", 0, "keep a moving average of the weights with this decay per step and choose the epoch among the averages (0 = none; 0.999 averages about 1,000 steps)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
+	fl.StringVar(&teacher, "teacher", "", "with --distill, the model file (from 'verity train nli') whose probabilities the networks also learn")
+	fl.Float64Var(&cfg.Distill, "distill", 0, "weight of the teacher's probabilities in each training pair's loss, the label's being 1 minus it (0 = none)")
+	fl.Float64Var(&cfg.WordDropout, "word-dropout", 0, "probability that a training token is read without its word vector, as an unknown word (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")
 	return cmd
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +15,7 @@ import (
 	"github.com/verity-fc/verity/eval"
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/nli"
+	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/nli/train"
 )
 
@@ -22,8 +26,15 @@ const scoreNoise = 0.005
 
 // runTrainNLI is 'verity train nli'.
 // oldWeight, unless -1, fixes the feature model's weight in the ensemble.
-func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, oldWeight float64, out, devDir, report string) error {
+func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config, oldWeight float64, out, devDir, calibDir, report, teacher string) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	if teacher != "" {
+		nets, key, err := readTeacher(teacher, cfg.EncoderOptions())
+		if err != nil {
+			return err
+		}
+		cfg.Teacher, cfg.TeacherKey = nets, key
+	}
 	exs, err := train.LoadWith(cfg.DataDir, max(cfg.Seed, 1), cfg.Titles)
 	if err != nil {
 		return err
@@ -78,6 +89,12 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err := cfg.ApplyWeights(data); err != nil {
 		return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
 	}
+	if cfg.Teacher != nil {
+		if err := train.SoftTargets(ctx, cfg.Teacher, data); err != nil {
+			return err
+		}
+		logf("teacher %s (%s): soft targets for the training split, weight %g", teacher, cfg.TeacherKey, cfg.Distill)
+	}
 	nets, err := train.TrainMembers(ctx, cfg, data, logf)
 	if err != nil {
 		return err
@@ -105,6 +122,12 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	// becomes a contradiction, and so does "has never closed since"
 	// against "has been open since".
 	calib := train.BySet(data, train.SplitCalib)
+	if calibDir != "" {
+		if err := writeSets(calibDir, "_calib", calib); err != nil {
+			return err
+		}
+		logf("wrote the calibration sets to %s", calibDir)
+	}
 	for name, exs := range calib {
 		calib[name] = exs[:min(len(exs), 300)]
 	}
@@ -159,7 +182,7 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	}
 	logf("wrote %s", out)
 	if devDir != "" {
-		if err := writeDevSets(devDir, dev); err != nil {
+		if err := writeSets(devDir, "_dev", dev); err != nil {
 			return err
 		}
 		logf("wrote the development sets to %s", devDir)
@@ -198,17 +221,20 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	return nil
 }
 
-func writeDevSets(dir string, dev map[string][]train.Encoded) error {
+// writeSets writes each set of sets as a labeled JSONL set for 'verity
+// eval', to dir/NAME+suffix.jsonl (suffix "_dev" for the development
+// splits, "_calib" for the calibration splits), creating dir.
+func writeSets(dir, suffix string, sets map[string][]train.Encoded) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, name := range train.SortedSets(dev) {
-		f, err := os.Create(filepath.Join(dir, name+"_dev.jsonl"))
+	for _, name := range train.SortedSets(sets) {
+		f, err := os.Create(filepath.Join(dir, name+suffix+".jsonl"))
 		if err != nil {
 			return err
 		}
-		exs := make([]eval.Example, len(dev[name]))
-		for i, e := range dev[name] {
+		exs := make([]eval.Example, len(sets[name]))
+		for i, e := range sets[name] {
 			exs[i] = eval.Example{ID: fmt.Sprint(i), Claim: e.Claim, Evidence: []string{e.Passage}, Label: eval.TargetLabel(e.Target)}
 		}
 		if err := eval.WriteSet(f, exs); err != nil {
@@ -220,4 +246,24 @@ func writeDevSets(dir string, dev map[string][]train.Encoded) error {
 		}
 	}
 	return nil
+}
+
+// readTeacher reads the model file of --teacher: its networks, the first
+// carrying the calibration, and a key naming its bytes. The teacher must
+// read pairs as the networks being trained do (opts), since it is given
+// their inputs.
+func readTeacher(path string, opts nli.EncoderOptions) ([]*align.Model, string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", &evidence.InputError{Field: "teacher", Message: "--teacher: " + err.Error()}
+	}
+	a, err := nli.ReadAligner(bytes.NewReader(b))
+	if err != nil {
+		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: %v", path, err)}
+	}
+	if len(a.Vocab) > 0 || a.NegatedAntonyms != opts.NegatedAntonyms || a.DropAsides != opts.DropAsides || a.ExactFigures != opts.ExactFigures {
+		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: it reads pairs otherwise than this run (tuned words %d, negated antonyms %t, drop asides %t, exact figures %t); train with the options it was trained with", path, len(a.Vocab), a.NegatedAntonyms, a.DropAsides, a.ExactFigures)}
+	}
+	sum := sha256.Sum256(b)
+	return append([]*align.Model{a.Net}, a.Members...), hex.EncodeToString(sum[:6]), nil
 }

@@ -285,3 +285,37 @@ func TestFastMatchesForward(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftLoss: against a one-hot distribution SoftLoss is Loss of that
+// label; its gradient matches central finite differences; and it is
+// lowest when the model's probabilities are the target's.
+func TestSoftLoss(t *testing.T) {
+	z := [NumLabels]float64{0.3, -1.2, 2}
+	for k := range NumLabels {
+		var q [NumLabels]float64
+		q[k] = 1
+		ls, dzs := SoftLoss(z, q)
+		l, dz := Loss(z, uint8(1<<k))
+		if math.Abs(ls-l) > 1e-12 || math.Abs(dzs[0]-dz[0])+math.Abs(dzs[1]-dz[1])+math.Abs(dzs[2]-dz[2]) > 1e-12 {
+			t.Errorf("one-hot label %d: SoftLoss %g %v, Loss %g %v", k, ls, dzs, l, dz)
+		}
+	}
+	q := [NumLabels]float64{0.5, 0.2, 0.3}
+	_, dz := SoftLoss(z, q)
+	for k := range NumLabels {
+		const h = 1e-6
+		up, down := z, z
+		up[k] += h
+		down[k] -= h
+		lu, _ := SoftLoss(up, q)
+		ld, _ := SoftLoss(down, q)
+		if num := (lu - ld) / (2 * h); math.Abs(num-dz[k]) > 1e-6 {
+			t.Errorf("gradient %d: %g, finite differences %g", k, dz[k], num)
+		}
+	}
+	atQ := [NumLabels]float64{math.Log(0.5), math.Log(0.2), math.Log(0.3)}
+	best, _ := SoftLoss(atQ, q)
+	if other, _ := SoftLoss(z, q); !(best < other) {
+		t.Errorf("loss at the target's own probabilities %g is not below %g", best, other)
+	}
+}

@@ -312,3 +312,18 @@ func Loss(z [NumLabels]float64, target uint8) (float64, [NumLabels]float64) {
 	}
 	return -math.Log(max(in, 1e-300)), dz
 }
+
+// SoftLoss is the cross-entropy of logits z against a distribution q over
+// the labels (a teacher's probabilities, for distillation): -sum q log p.
+// It returns the loss and its gradient with respect to z, p - q.
+func SoftLoss(z, q [NumLabels]float64) (float64, [NumLabels]float64) {
+	p := z
+	softmaxInPlace(p[:], 1)
+	l := 0.0
+	var dz [NumLabels]float64
+	for k := range NumLabels {
+		l -= q[k] * math.Log(max(p[k], 1e-300))
+		dz[k] = p[k] - q[k]
+	}
+	return l, dz
+}

@@ -46,6 +46,19 @@ type Config struct {
 	// Dropout is the probability of dropping a pooled comparison unit or
 	// a hidden unit in training; 0 for none (the default).
 	Dropout float64
+	// Distill, when positive, trains on a teacher's probabilities as well
+	// as on the labels (knowledge distillation, Hinton et al., 2015): the
+	// loss of a training pair is (1 - Distill) times its label's
+	// cross-entropy plus Distill times the cross-entropy against
+	// Encoded.Soft, which SoftTargets fills from Teacher; TeacherKey names
+	// the teacher in the checkpoint key and the model's information.
+	Distill    float64
+	Teacher    []*align.Model
+	TeacherKey string
+	// WordDropout is the probability that a training token is read
+	// without its word vector, as an unknown word (nli.DropWords); 0 for
+	// none (the default).
+	WordDropout float64
 	// Context is the contextual encoder before alignment: "conv" (a
 	// width-3 convolution, the default), "convself" (the convolution
 	// followed by intra-sentence attention) or "none".
@@ -193,6 +206,41 @@ type Encoded struct {
 	Example
 	In     *align.Input
 	Weight float64
+	// Soft is a teacher's probabilities for the pair (SoftTargets), nil
+	// when it has none.
+	Soft *[align.NumLabels]float64
+}
+
+// SoftTargets gives every training-split pair of data its teacher's
+// calibrated probabilities (align.EnsembleProbs over teacher, whose first
+// network carries the calibration), read from the pair's own input, for
+// Config.Distill. Pairs of the other splits get none.
+func SoftTargets(ctx context.Context, teacher []*align.Model, data []Encoded) error {
+	var idx []int
+	for i, e := range data {
+		if e.Split == SplitTrain && e.Weight > 0 {
+			idx = append(idx, i)
+		}
+	}
+	soft := make([][align.NumLabels]float64, len(idx))
+	var stop atomic.Bool
+	sharded(len(idx), func(_, lo, hi int) {
+		var c align.Cache
+		for n := lo; n < hi; n++ {
+			if n%1024 == 0 && ctx.Err() != nil {
+				stop.Store(true)
+				return
+			}
+			soft[n] = align.EnsembleProbs(teacher, data[idx[n]].In, &c)
+		}
+	})
+	if stop.Load() {
+		return ctx.Err()
+	}
+	for n, i := range idx {
+		data[i].Soft = &soft[n]
+	}
+	return nil
 }
 
 // Encode computes the inputs of examples, applying the ablation.
@@ -268,7 +316,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -294,6 +342,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		grad         []float64
 		cache        align.Cache
 		ws           align.Scratch
+		dropped      align.Input
 		loss, weight float64
 	}
 	shards := make([]shardState, Shards)
@@ -323,16 +372,33 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 					st.cache.Dropout = cfg.Dropout
 					st.cache.Rand = rand.New(rand.NewPCG(cfg.netSeed()^0xd509, uint64(ck.Step)*Shards+uint64(s)))
 				}
+				// Word dropout likewise.
+				var words *rand.Rand
+				if cfg.WordDropout > 0 {
+					words = rand.New(rand.NewPCG(cfg.netSeed()^0x3f0d, uint64(ck.Step)*Shards+uint64(s)))
+				}
 				clear(st.grad)
 				st.loss, st.weight = 0, 0
 				for _, idx := range batch[lo:hi] {
 					e := &train[idx]
-					z := model.Forward(e.In, &st.cache)
+					in := e.In
+					if words != nil {
+						nli.DropWords(&st.dropped, e.In, cfg.WordDropout, words)
+						in = &st.dropped
+					}
+					z := model.Forward(in, &st.cache)
 					l, dz := align.Loss(z, e.Target)
+					if cfg.Distill > 0 && e.Soft != nil {
+						ls, dzs := align.SoftLoss(z, *e.Soft)
+						l = (1-cfg.Distill)*l + cfg.Distill*ls
+						for k := range dz {
+							dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
+						}
+					}
 					for k := range dz {
 						dz[k] *= e.Weight
 					}
-					model.Backward(e.In, &st.cache, dz, st.grad, &st.ws)
+					model.Backward(in, &st.cache, dz, st.grad, &st.ws)
 					st.loss += l * e.Weight
 					st.weight += e.Weight
 				}
@@ -423,12 +489,19 @@ func valueKey(name string, v float64) string {
 	return fmt.Sprintf("%s=%g", name, v)
 }
 
+// distillKey is the checkpoint key's part for distillation: empty
+// without it, so that earlier checkpoints still resume.
+func distillKey(w float64, teacher string) string {
+	if w == 0 {
+		return ""
+	}
+	return valueKey(" distill", w) + " teacher=" + teacher
+}
+
 // composeKey is the checkpoint key's part for the composition layer:
 // empty without it, so that earlier checkpoints still resume.
 func composeKey(on bool) string { return flagKey(on, " compose") }
 
-// flagKey is the checkpoint key's part for an option that is on or off:
-// empty when off, so that earlier checkpoints still resume.
 // weightsKey is the checkpoint key's part for replaced set weights, in
 // the sets' order: empty without them.
 func weightsKey(w map[string]float64) string {
@@ -495,6 +568,8 @@ func (c Config) checkWeights(known map[string]bool) error {
 	return nil
 }
 
+// flagKey is the checkpoint key's part for an option that is on or off:
+// empty when off, so that earlier checkpoints still resume.
 func flagKey(on bool, part string) string {
 	if !on {
 		return ""
@@ -738,6 +813,13 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Compose {
 		info["compose"] = "true"
+	}
+	if cfg.Distill > 0 {
+		info["distill"] = strconv.FormatFloat(cfg.Distill, 'g', -1, 64)
+		info["teacher"] = cfg.TeacherKey
+	}
+	if cfg.WordDropout > 0 {
+		info["word_dropout"] = strconv.FormatFloat(cfg.WordDropout, 'g', -1, 64)
 	}
 	if cfg.Negate {
 		info["negated"] = "true"

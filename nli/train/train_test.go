@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,12 +44,24 @@ func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Teacher != nil {
+		if err := SoftTargets(context.Background(), cfg.Teacher, data); err != nil {
+			t.Fatal(err)
+		}
+	}
 	m, err := Train(context.Background(), cfg, data, func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	Calibrate([]*align.Model{m}, data)
 	return data, m
+}
+
+// trainedBytes is the saved file of the toy network cfg trains.
+func trainedBytes(t *testing.T, cfg Config) []byte {
+	t.Helper()
+	_, m := trainToy(t, cfg)
+	return saved(t, m)
 }
 
 func saved(t *testing.T, m *align.Model) []byte {
@@ -126,21 +139,62 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 			t.Errorf("vocabulary %q: the first claim token reads row %d, want %d", cfg.Vocab, data[0].In.A[0].Word, row)
 		}
 	})
+	t.Run("word-dropout", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, WordDropout: 0.2}
+		testDeterministicAndResumable(t, cfg)
+		plain := cfg
+		plain.WordDropout = 0
+		if bytes.Equal(trainedBytes(t, plain), trainedBytes(t, cfg)) {
+			t.Error("word dropout trained the same network as training without it")
+		}
+	})
+	t.Run("distill", func(t *testing.T) {
+		// A teacher trained briefly, whose probabilities are far from the
+		// labels.
+		_, teacher := trainToy(t, Config{D: 8, H: 8, Epochs: 1, BatchSize: 8, LearningRate: 0.002, Seed: 7})
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Distill: 0.5, Teacher: []*align.Model{teacher}, TeacherKey: "toy"}
+		testDeterministicAndResumable(t, cfg)
+		plain := cfg
+		plain.Distill, plain.Teacher = 0, nil
+		// Learning the teacher's probabilities alone brings the network
+		// closer to them than learning the labels does.
+		only := cfg
+		only.Distill = 1
+		_, mp := trainToy(t, plain)
+		data, md := trainToy(t, only)
+		kl := func(m *align.Model) (s float64) {
+			for _, e := range data {
+				q, p := teacher.Probs(e.In, nil), m.Probs(e.In, nil)
+				for k := range q {
+					s += q[k] * math.Log(q[k]/p[k])
+				}
+			}
+			return s / float64(len(data))
+		}
+		if kd, kp := kl(md), kl(mp); !(kd < kp) {
+			t.Errorf("divergence from the teacher: %.4g distilled, %.4g trained on labels", kd, kp)
+		}
+		// Only training pairs get soft targets.
+		for _, e := range data {
+			if (e.Soft != nil) != (e.Split == SplitTrain) {
+				t.Fatalf("%s pair %q: soft target %v", SplitName(e.Split), e.Claim, e.Soft)
+			}
+		}
+	})
 	t.Run("ema", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, EMA: 0.9}
 		testDeterministicAndResumable(t, cfg)
 		plain := cfg
 		plain.EMA = 0
-		_, mp := trainToy(t, plain)
-		_, ma := trainToy(t, cfg)
-		if bytes.Equal(saved(t, mp), saved(t, ma)) {
+		mp := trainedBytes(t, plain)
+		if bytes.Equal(mp, trainedBytes(t, cfg)) {
 			t.Error("the weights' moving average chose the same network as the weights themselves")
 		}
 		// An average that forgets at once is the weights themselves: the
 		// trajectory is unchanged and the same epoch is kept.
 		instant := cfg
 		instant.EMA = 1e-300
-		if _, mi := trainToy(t, instant); !bytes.Equal(saved(t, mp), saved(t, mi)) {
+		if !bytes.Equal(mp, trainedBytes(t, instant)) {
 			t.Error("with decay ~0 the moving average kept another network than training without it")
 		}
 	})
