@@ -81,7 +81,9 @@ uses neither (docs/nli-development.md, "Trained with the exact reading",
 "Set weights"). --word-dropout P reads each training token without its word
 vector, as an unknown word, with probability P; --teacher FILE --distill W
 also trains each network on the probabilities of the model in FILE, at
-weight W against the labels' 1 - W (knowledge distillation); the shipped
+weight W against the labels' 1 - W (knowledge distillation), and
+--teacher-members N --distill W first trains that teacher here, N networks
+of the same settings, in the same command; the shipped
 model was trained with neither (docs/nli-development.md, "Word dropout",
 "Distillation").`,
 		Args: cobra.NoArgs,
@@ -103,8 +105,11 @@ model was trained with neither (docs/nli-development.md, "Word dropout",
 			if cfg.Dropout < 0 || cfg.Dropout >= 1 {
 				return &evidence.InputError{Field: "dropout", Message: fmt.Sprintf("--dropout %g: want a probability in [0, 1)", cfg.Dropout)}
 			}
-			if cfg.Distill < 0 || cfg.Distill > 1 || (cfg.Distill > 0) != (teacher != "") {
-				return &evidence.InputError{Field: "distill", Message: fmt.Sprintf("--distill %g: want a weight in (0, 1] with --teacher FILE, and --teacher only with it", cfg.Distill)}
+			if cfg.TeacherMembers < 0 || cfg.TeacherMembers > 8 || (cfg.TeacherMembers > 0 && teacher != "") {
+				return &evidence.InputError{Field: "teacher-members", Message: fmt.Sprintf("--teacher-members %d: want 1 to 8, and not with --teacher", cfg.TeacherMembers)}
+			}
+			if cfg.Distill < 0 || cfg.Distill > 1 || (cfg.Distill > 0) != (teacher != "" || cfg.TeacherMembers > 0) {
+				return &evidence.InputError{Field: "distill", Message: fmt.Sprintf("--distill %g: want a weight in (0, 1] with --teacher FILE or --teacher-members N, and those only with it", cfg.Distill)}
 			}
 			if cfg.WordDropout < 0 || cfg.WordDropout >= 1 {
 				return &evidence.InputError{Field: "word-dropout", Message: fmt.Sprintf("--word-dropout %g: want a probability in [0, 1)", cfg.WordDropout)}
@@ -175,6 +180,7 @@ model was trained with neither (docs/nli-development.md, "Word dropout",
 	fl.Float64Var(&cfg.EMA, "ema", 0, "keep a moving average of the weights with this decay per step and choose the epoch among the averages (0 = none; 0.999 averages about 1,000 steps)")
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
 	fl.StringVar(&teacher, "teacher", "", "with --distill, the model file (from 'verity train nli') whose probabilities the networks also learn")
+	fl.IntVar(&cfg.TeacherMembers, "teacher-members", 0, "with --distill, first train a teacher of this many networks with the same settings (checkpoints FILE.teacher*), then the networks on its probabilities (1 to 8)")
 	fl.Float64Var(&cfg.Distill, "distill", 0, "weight of the teacher's probabilities in each training pair's loss, the label's being 1 minus it (0 = none)")
 	fl.Float64Var(&cfg.WordDropout, "word-dropout", 0, "probability that a training token is read without its word vector, as an unknown word (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -88,6 +86,14 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	}
 	if err := cfg.ApplyWeights(data); err != nil {
 		return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
+	}
+	if cfg.TeacherMembers > 0 {
+		nets, key, err := train.TrainTeacher(ctx, cfg, data, logf)
+		if err != nil {
+			return err
+		}
+		cfg.Teacher, cfg.TeacherKey = nets, key
+		teacher = fmt.Sprintf("of %d networks trained here", len(nets))
 	}
 	if cfg.Teacher != nil {
 		if err := train.SoftTargets(ctx, cfg.Teacher, data); err != nil {
@@ -251,7 +257,8 @@ func writeSets(dir, suffix string, sets map[string][]train.Encoded) error {
 // readTeacher reads the model file of --teacher: its networks, the first
 // carrying the calibration, and a key naming its bytes. The teacher must
 // read pairs as the networks being trained do (opts), since it is given
-// their inputs.
+// their inputs. The key is train.NetsKey of the networks, as for a
+// teacher trained in the same run (--teacher-members).
 func readTeacher(path string, opts nli.EncoderOptions) ([]*align.Model, string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -264,6 +271,6 @@ func readTeacher(path string, opts nli.EncoderOptions) ([]*align.Model, string, 
 	if len(a.Vocab) > 0 || a.NegatedAntonyms != opts.NegatedAntonyms || a.DropAsides != opts.DropAsides || a.ExactFigures != opts.ExactFigures {
 		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: it reads pairs otherwise than this run (tuned words %d, negated antonyms %t, drop asides %t, exact figures %t); train with the options it was trained with", path, len(a.Vocab), a.NegatedAntonyms, a.DropAsides, a.ExactFigures)}
 	}
-	sum := sha256.Sum256(b)
-	return append([]*align.Model{a.Net}, a.Members...), hex.EncodeToString(sum[:6]), nil
+	nets := append([]*align.Model{a.Net}, a.Members...)
+	return nets, train.NetsKey(nets), nil
 }

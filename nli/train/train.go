@@ -2,7 +2,10 @@ package train
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -55,6 +58,10 @@ type Config struct {
 	Distill    float64
 	Teacher    []*align.Model
 	TeacherKey string
+	// TeacherMembers, when positive, is the size of the teacher ensemble
+	// TrainTeacher trains from this configuration without distillation,
+	// so that one command trains the teacher and then its students.
+	TeacherMembers int
 	// WordDropout is the probability that a training token is read
 	// without its word vector, as an unknown word (nli.DropWords); 0 for
 	// none (the default).
@@ -451,6 +458,43 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	return model, nil
 }
 
+// TrainTeacher trains the cfg.TeacherMembers networks of a teacher
+// ensemble with cfg's settings but without distillation (the teacher's
+// member k is the network 'verity train nli' without --distill would train
+// as member k), checkpointing to cfg.Checkpoint + ".teacher" (and
+// ".teacher.mK"), calibrates them together and returns them with their
+// key (NetsKey), for Config.Teacher and Config.TeacherKey.
+func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(string, ...any)) ([]*align.Model, string, error) {
+	t := cfg
+	t.Members, t.TeacherMembers = cfg.TeacherMembers, 0
+	t.Distill, t.Teacher, t.TeacherKey = 0, nil, ""
+	if cfg.Checkpoint != "" {
+		t.Checkpoint = cfg.Checkpoint + ".teacher"
+	}
+	logf("teacher: %d networks", t.Members)
+	nets, err := TrainMembers(ctx, t, data, logf)
+	if err != nil {
+		return nil, "", err
+	}
+	Calibrate(nets, data)
+	return nets, NetsKey(nets), nil
+}
+
+// NetsKey names an ensemble by a hash of its networks' shapes, weights
+// and calibration, for the checkpoint key of the networks it teaches.
+func NetsKey(nets []*align.Model) string {
+	h := sha256.New()
+	for _, n := range nets {
+		fmt.Fprintf(h, "%+v %v %v;", n.Cfg, n.Temperature, n.Bias)
+		var b [8]byte
+		for _, x := range n.P {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}
+
 // TrainMembers trains the cfg.Members networks of an ensemble (at least
 // one) one after the other, member k with its own checkpoint (cfg.Checkpoint
 // for member 0, cfg.Checkpoint + ".mK" for the others), so an interrupted
@@ -817,6 +861,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	if cfg.Distill > 0 {
 		info["distill"] = strconv.FormatFloat(cfg.Distill, 'g', -1, 64)
 		info["teacher"] = cfg.TeacherKey
+		if cfg.TeacherMembers > 0 {
+			info["teacher_members"] = strconv.Itoa(cfg.TeacherMembers)
+		}
 	}
 	if cfg.WordDropout > 0 {
 		info["word_dropout"] = strconv.FormatFloat(cfg.WordDropout, 'g', -1, 64)

@@ -337,6 +337,45 @@ func TestEnsembleMembers(t *testing.T) {
 // TestBySetNeverTrainedIsDevelopment: a set of weight 0 counts whole in the
 // development split and not at all in the calibration split, whatever its
 // pairs' hashed splits.
+// TestTrainTeacher: a teacher trained in the run is the ensemble the same
+// settings train without distillation, calibrated together, with
+// checkpoints of its own beside the students'; its key names its weights.
+func TestTrainTeacher(t *testing.T) {
+	data, err := Encode(context.Background(), toyData(), "", nli.EncoderOptions{}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := filepath.Join(t.TempDir(), "ckpt")
+	cfg := Config{D: 8, H: 8, Epochs: 2, BatchSize: 8, LearningRate: 0.01, Distill: 0.5, TeacherMembers: 2, Checkpoint: ck}
+	nets, key, err := TrainTeacher(context.Background(), cfg, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets) != 2 {
+		t.Fatalf("%d teacher networks, want 2", len(nets))
+	}
+	for _, f := range []string{ck + ".teacher", ck + ".teacher.m1"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("teacher checkpoint: %v", err)
+		}
+	}
+	if _, err := os.Stat(ck); err == nil {
+		t.Error("the teacher wrote the students' checkpoint")
+	}
+	plain := Config{D: 8, H: 8, Epochs: 2, BatchSize: 8, LearningRate: 0.01, Members: 2}
+	want, err := TrainMembers(context.Background(), plain, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Calibrate(want, data)
+	if NetsKey(want) != key {
+		t.Error("the teacher differs from the ensemble the same settings train without distillation")
+	}
+	if NetsKey(want[:1]) == key {
+		t.Error("one network has the key of two")
+	}
+}
+
 func TestBySetNeverTrainedIsDevelopment(t *testing.T) {
 	data := []Encoded{
 		{Example: Example{Set: "a", Split: SplitCalib}, Weight: 1},
