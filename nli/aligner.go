@@ -154,6 +154,10 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	return &a, nil
 }
 
+// Networks returns the ensemble's networks, Net first (it carries the
+// calibration), then Members. The caller must not change them.
+func (a *Aligner) Networks() []*align.Model { return a.nets }
+
 // Predict judges one (claim, passage) pair, as [Builtin.Judge] does but
 // without its cache.
 func (a *Aligner) Predict(claim, passage string) evidence.Judgment {

@@ -52,7 +52,7 @@ func TestNegatedAntonyms(t *testing.T) {
 // closed" against "open" otherwise with the option than without.
 func TestAlignerNegatedAntonyms(t *testing.T) {
 	a := loadAligner(t)
-	nets := append([]*align.Model{a.Net}, a.Members...)
+	nets := a.Networks()
 	on := saveAndRead(t, NewAligner(nets, EncoderOptions{Vocab: a.Vocab, NegatedAntonyms: true}, a.Rules, a.Info))
 	if !on.NegatedAntonyms {
 		t.Fatal("negated_antonyms was not read back")

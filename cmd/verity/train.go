@@ -32,9 +32,9 @@ func newTrainCmd() *cobra.Command {
 func newTrainNLICmd() *cobra.Command {
 	var (
 		out, dataDir, devDir, calibDir, report, teacher string
-		cfg                          train.Config
-		oldWeight                    float64
-		setWeights                   []string
+		cfg                                             train.Config
+		oldWeight                                       float64
+		setWeights                                      []string
 	)
 	cmd := &cobra.Command{
 		Use:   "nli --out FILE",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -93,13 +92,12 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 			return err
 		}
 		cfg.Teacher, cfg.TeacherKey = nets, key
-		teacher = fmt.Sprintf("of %d networks trained here", len(nets))
 	}
 	if cfg.Teacher != nil {
 		if err := train.SoftTargets(ctx, cfg.Teacher, data); err != nil {
 			return err
 		}
-		logf("teacher %s (%s): soft targets for the training split, weight %g", teacher, cfg.TeacherKey, cfg.Distill)
+		logf("teacher of %d networks (%s): soft targets for the training split, weight %g", len(cfg.Teacher), cfg.TeacherKey, cfg.Distill)
 	}
 	nets, err := train.TrainMembers(ctx, cfg, data, logf)
 	if err != nil {
@@ -260,17 +258,17 @@ func writeSets(dir, suffix string, sets map[string][]train.Encoded) error {
 // their inputs. The key is train.NetsKey of the networks, as for a
 // teacher trained in the same run (--teacher-members).
 func readTeacher(path string, opts nli.EncoderOptions) ([]*align.Model, string, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", &evidence.InputError{Field: "teacher", Message: "--teacher: " + err.Error()}
 	}
-	a, err := nli.ReadAligner(bytes.NewReader(b))
+	defer f.Close()
+	a, err := nli.ReadAligner(f)
 	if err != nil {
 		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: %v", path, err)}
 	}
 	if len(a.Vocab) > 0 || a.NegatedAntonyms != opts.NegatedAntonyms || a.DropAsides != opts.DropAsides || a.ExactFigures != opts.ExactFigures {
 		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: it reads pairs otherwise than this run (tuned words %d, negated antonyms %t, drop asides %t, exact figures %t); train with the options it was trained with", path, len(a.Vocab), a.NegatedAntonyms, a.DropAsides, a.ExactFigures)}
 	}
-	nets := append([]*align.Model{a.Net}, a.Members...)
-	return nets, train.NetsKey(nets), nil
+	return a.Networks(), train.NetsKey(a.Networks()), nil
 }
