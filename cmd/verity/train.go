@@ -29,6 +29,11 @@ func newTrainCmd() *cobra.Command {
 	return cmd
 }
 
+// maxWidth bounds the widths 'verity train nli' takes (--d, --hidden and the
+// teacher's): far above any width tried (at most 128), far below what
+// would not fit in memory.
+const maxWidth = 1024
+
 func newTrainNLICmd() *cobra.Command {
 	var (
 		out, dataDir, devDir, calibDir, report, teacher string
@@ -83,7 +88,8 @@ vector, as an unknown word, with probability P; --teacher FILE --distill W
 also trains each network on the probabilities of the model in FILE, at
 weight W against the labels' 1 - W (knowledge distillation), and
 --teacher-members N --distill W first trains that teacher here, N networks
-of the same settings, in the same command; the shipped
+of the same settings (but the widths --teacher-d and --teacher-hidden, where
+given), in the same command; the shipped
 model was trained with neither (docs/nli-development.md, "Word dropout",
 "Distillation").`,
 		Args: cobra.NoArgs,
@@ -98,6 +104,17 @@ model was trained with neither (docs/nli-development.md, "Word dropout",
 			case "", "none", "wordnet", "quantity", "attention":
 			default:
 				return &evidence.InputError{Field: "ablate", Message: fmt.Sprintf("--ablate %q: want none, wordnet, quantity or attention", cfg.Ablate)}
+			}
+			for _, w := range []struct {
+				flag  string
+				value int
+			}{{"d", cfg.D}, {"hidden", cfg.H}, {"teacher-d", cfg.TeacherD}, {"teacher-hidden", cfg.TeacherH}} {
+				if w.value < 0 || w.value > maxWidth {
+					return &evidence.InputError{Field: w.flag, Message: fmt.Sprintf("--%s %d: want 1 to %d (0 = default)", w.flag, w.value, maxWidth)}
+				}
+			}
+			if (cfg.TeacherD > 0 || cfg.TeacherH > 0) && cfg.TeacherMembers == 0 {
+				return &evidence.InputError{Field: "teacher-d", Message: "--teacher-d and --teacher-hidden set the widths of the teacher --teacher-members trains: want --teacher-members with them"}
 			}
 			if cfg.Members < 1 || cfg.Members > 8 {
 				return &evidence.InputError{Field: "members", Message: fmt.Sprintf("--members %d: want 1 to 8", cfg.Members)}
@@ -181,6 +198,8 @@ model was trained with neither (docs/nli-development.md, "Word dropout",
 	fl.Float64Var(&cfg.Dropout, "dropout", 0, "dropout probability of the pooled comparisons and hidden units in training (0 = none)")
 	fl.StringVar(&teacher, "teacher", "", "with --distill, the model file (from 'verity train nli') whose probabilities the networks also learn")
 	fl.IntVar(&cfg.TeacherMembers, "teacher-members", 0, "with --distill, first train a teacher of this many networks with the same settings (checkpoints FILE.teacher*), then the networks on its probabilities (1 to 8)")
+	fl.IntVar(&cfg.TeacherD, "teacher-d", 0, "with --teacher-members, the teacher's token projection width (0 = the students' --d)")
+	fl.IntVar(&cfg.TeacherH, "teacher-hidden", 0, "with --teacher-members, the teacher's hidden units (0 = the students' --hidden)")
 	fl.Float64Var(&cfg.Distill, "distill", 0, "weight of the teacher's probabilities in each training pair's loss, the label's being 1 minus it (0 = none)")
 	fl.Float64Var(&cfg.WordDropout, "word-dropout", 0, "probability that a training token is read without its word vector, as an unknown word (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")

@@ -61,7 +61,11 @@ type Config struct {
 	// TeacherMembers, when positive, is the size of the teacher ensemble
 	// TrainTeacher trains from this configuration without distillation,
 	// so that one command trains the teacher and then its students.
-	TeacherMembers int
+	// TeacherD and TeacherH, when positive, are the teacher's widths in
+	// place of D and H: a teacher of the default widths can teach wider
+	// students.
+	TeacherMembers     int
+	TeacherD, TeacherH int
 	// WordDropout is the probability that a training token is read
 	// without its word vector, as an unknown word (nli.DropWords); 0 for
 	// none (the default).
@@ -459,14 +463,21 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 }
 
 // TrainTeacher trains the cfg.TeacherMembers networks of a teacher
-// ensemble with cfg's settings but without distillation (the teacher's
-// member k is the network 'verity train nli' without --distill would train
-// as member k), checkpointing to cfg.Checkpoint + ".teacher" (and
+// ensemble with cfg's settings but without distillation, and with the
+// widths cfg.TeacherD and cfg.TeacherH where set (the teacher's member k is
+// the network 'verity train nli' without --distill, at those widths, would
+// train as member k), checkpointing to cfg.Checkpoint + ".teacher" (and
 // ".teacher.mK"), calibrates them together and returns them with their
 // key (NetsKey), for Config.Teacher and Config.TeacherKey.
 func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(string, ...any)) ([]*align.Model, string, error) {
 	t := cfg
-	t.Members, t.TeacherMembers = cfg.TeacherMembers, 0
+	t.Members, t.TeacherMembers, t.TeacherD, t.TeacherH = cfg.TeacherMembers, 0, 0, 0
+	if cfg.TeacherD > 0 {
+		t.D = cfg.TeacherD
+	}
+	if cfg.TeacherH > 0 {
+		t.H = cfg.TeacherH
+	}
 	t.Distill, t.Teacher, t.TeacherKey = 0, nil, ""
 	if cfg.Checkpoint != "" {
 		t.Checkpoint = cfg.Checkpoint + ".teacher"
@@ -863,6 +874,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 		info["teacher"] = cfg.TeacherKey
 		if cfg.TeacherMembers > 0 {
 			info["teacher_members"] = strconv.Itoa(cfg.TeacherMembers)
+			if cfg.TeacherD > 0 {
+				info["teacher_d"] = strconv.Itoa(cfg.TeacherD)
+			}
+			if cfg.TeacherH > 0 {
+				info["teacher_h"] = strconv.Itoa(cfg.TeacherH)
+			}
 		}
 	}
 	if cfg.WordDropout > 0 {

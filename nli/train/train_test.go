@@ -376,6 +376,43 @@ func TestTrainTeacher(t *testing.T) {
 	}
 }
 
+// TestTrainTeacherWidths: --teacher-d and --teacher-hidden give the teacher
+// its own widths, and it is the ensemble those widths train alone; the
+// students keep theirs.
+func TestTrainTeacherWidths(t *testing.T) {
+	data, err := Encode(context.Background(), toyData(), "", nli.EncoderOptions{}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{D: 8, H: 8, TeacherD: 6, TeacherH: 10, Epochs: 1, BatchSize: 8, LearningRate: 0.01, Distill: 0.5, TeacherMembers: 1}
+	nets, key, err := TrainTeacher(context.Background(), cfg, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := nets[0].Cfg; c.D != 6 || c.H != 10 {
+		t.Errorf("teacher widths %d/%d, want 6/10", c.D, c.H)
+	}
+	want, err := TrainMembers(context.Background(), Config{D: 6, H: 10, Epochs: 1, BatchSize: 8, LearningRate: 0.01, Members: 1}, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Calibrate(want, data)
+	if NetsKey(want) != key {
+		t.Error("the teacher differs from the network its widths train without distillation")
+	}
+	cfg.Teacher, cfg.TeacherKey = nets, key
+	if err := SoftTargets(context.Background(), nets, data); err != nil {
+		t.Fatal(err)
+	}
+	students, err := TrainMembers(context.Background(), cfg, data, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := students[0].Cfg; c.D != 8 || c.H != 8 {
+		t.Errorf("student widths %d/%d, want 8/8", c.D, c.H)
+	}
+}
+
 func TestBySetNeverTrainedIsDevelopment(t *testing.T) {
 	data := []Encoded{
 		{Example: Example{Set: "a", Split: SplitCalib}, Weight: 1},
