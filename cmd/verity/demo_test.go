@@ -41,8 +41,16 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// figures ("passed 420 parts per million" is read as exactly 420, which
 	// "above 420 ppm" excludes), cut by the modal rule. The first raised
 	// to 72 when the quantifier rule stopped acting on passages with no
-	// quantifier ("600 international units" for "most adults").
-	floors := []int{72, 73}
+	// quantifier ("600 international units" for "most adults"). Both
+	// lowered by one, to 71 and 72, when the judge became three wider
+	// networks distilled from the three before: it gains on the
+	// calibration split (0.011 of mean balanced accuracy over its sets of
+	// at least 100 pairs) and on 18 of the 25 development splits, and
+	// loses "fell below 350 parts per million" (contradicted at 0.65, under
+	// the refitted Refuted bar of 0.75) and, under the second policy, the
+	// Golden Gate's start of construction, which the 2024 safety-net
+	// article contradicts at 0.69 (README, "Demo-claims benchmark").
+	floors := []int{71, 72}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}

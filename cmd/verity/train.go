@@ -30,7 +30,7 @@ func newTrainCmd() *cobra.Command {
 }
 
 // maxWidth bounds the widths 'verity train nli' takes (--d, --hidden and the
-// teacher's): far above any width tried (at most 128), far below what
+// teacher's): far above any width tried (96 and 128 ship), far below what
 // would not fit in memory.
 const maxWidth = 1024
 
@@ -60,7 +60,8 @@ previous feature model is mixed in at the weight --old-weight gives, or, by
 default, at the smallest of 0, 0.1, 0.25 and 0.5 that scores within 0.005 of
 the best on the calibration split. The shipped model is
 nli/model/aligner.json.gz made with --members 3 --old-weight 0 --ema 0.999
---negated-antonyms --seed 4 (README says why). --seed also draws FNC-1's
+--negated-antonyms --seed 4 --d 96 --hidden 128 --teacher-members 3
+--teacher-d 64 --teacher-hidden 96 --distill 0.5 (README says why). --seed also draws FNC-1's
 unrelated pairs and the random neutral pairs; the split hashes each pair's
 group and does not depend on it. --ablate trains without one part (wordnet,
 quantity or attention; none for the baseline) and prints the network's
@@ -89,9 +90,9 @@ also trains each network on the probabilities of the model in FILE, at
 weight W against the labels' 1 - W (knowledge distillation), and
 --teacher-members N --distill W first trains that teacher here, N networks
 of the same settings (but the widths --teacher-d and --teacher-hidden, where
-given), in the same command; the shipped
-model was trained with neither (docs/nli-development.md, "Word dropout",
-"Distillation").`,
+given), in the same command. The shipped model's networks are distilled from
+a teacher trained in the same command (docs/nli-development.md, "Wider
+students"); it was not trained with word dropout ("Word dropout").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
