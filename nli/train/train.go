@@ -234,19 +234,17 @@ func SoftTargets(ctx context.Context, teacher []*align.Model, data []Encoded) er
 		}
 	}
 	soft := make([][align.NumLabels]float64, len(idx))
-	var stop atomic.Bool
 	sharded(len(idx), func(_, lo, hi int) {
 		var c align.Cache
 		for n := lo; n < hi; n++ {
 			if n%1024 == 0 && ctx.Err() != nil {
-				stop.Store(true)
 				return
 			}
 			soft[n] = align.EnsembleProbs(teacher, data[idx[n]].In, &c)
 		}
 	})
-	if stop.Load() {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	for n, i := range idx {
 		data[i].Soft = &soft[n]
