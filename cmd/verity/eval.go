@@ -30,11 +30,12 @@ var corpusPredictor func(cmd *cobra.Command, cfg Config) (eval.Predictor, func()
 
 func newEvalCmd() *cobra.Command {
 	var (
-		set, mode, modelPath string
-		trainData            string
-		limit, concurrency   int
-		asJSON               bool
-		fit                  fitOptions
+		set, setDir, mode  string
+		modelPath          string
+		trainData          string
+		limit, concurrency int
+		asJSON             bool
+		fit                fitOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "eval --set FILE.jsonl --mode gold|corpus|verdicts",
@@ -73,6 +74,14 @@ Run it again when the built-in NLI model changes. The demo claims are a
 development set: the figures measured on the set the thresholds were fitted
 on are optimistic.
 
+--set-dir DIR (with --mode gold) runs every *.jsonl set of DIR, such as the
+calibration or development splits 'verity train nli --calib-dir' or
+--dev-dir writes, and prints one row a set (claims, balanced accuracy, ECE)
+and their summary: the mean balanced accuracy over all sets and over the
+sets of at least 100 claims, and how many sets have an ECE of at most 0.05.
+A file eval cannot read (a set that mixes two-way and three-way labels, as
+Citation-Integrity's does) is skipped with its reason.
+
 With the built-in NLI model, eval warns when claims of the set are in the
 shipped model's training split (its group-hash split of the data in
 --train-data, default ../shared/data), with their share: their scores
@@ -102,17 +111,20 @@ overstate accuracy on unseen claims. Without that directory it says nothing.`,
 				}
 				return runVerdicts(cmd, cfg, set, asJSON, fit)
 			}
-			if set == "" {
+			if set != "" && setDir != "" {
+				return errors.New("--set and --set-dir: give one")
+			}
+			if set == "" && setDir == "" {
 				return errors.New("--set FILE is required")
 			}
-			f, err := os.Open(set)
-			if err != nil {
-				return err
+			if setDir != "" && mode != "gold" {
+				return errors.New("--set-dir needs --mode gold")
 			}
-			examples, err := eval.ReadSet(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", set, err)
+			var examples []eval.Example
+			if set != "" {
+				if examples, err = readSetFile(set); err != nil {
+					return err
+				}
 			}
 			var p eval.Predictor
 			switch mode {
@@ -135,6 +147,9 @@ overstate accuracy on unseen claims. Without that directory it says nothing.`,
 			default:
 				return fmt.Errorf("--mode %q is not gold, corpus or verdicts", mode)
 			}
+			if setDir != "" {
+				return runSetDir(cmd, setDir, p, eval.Options{Limit: limit, Concurrency: concurrency}, asJSON, modelPath == "", trainData)
+			}
 			n := len(examples)
 			if limit > 0 && limit < n {
 				n = limit
@@ -156,6 +171,7 @@ overstate accuracy on unseen claims. Without that directory it says nothing.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&set, "set", "", "labeled JSONL set")
+	fl.StringVar(&setDir, "set-dir", "", "with --mode gold: every labeled set (*.jsonl) of this directory, one row each, and their means")
 	fl.StringVar(&mode, "mode", "gold", "gold (judge the set's own evidence), corpus (retrieve from the data directory) or verdicts (a verdict set, by default the demo claims)")
 	fl.IntVar(&limit, "limit", 0, "evaluate only the first N claims (0 = all)")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object")

@@ -131,3 +131,84 @@ func TestTrainErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestEvalSetDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("eiffel.jsonl",
+		`{"id": 1, "claim": "The Eiffel Tower is in Paris.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "SUPPORTS"}`,
+		`{"id": 2, "claim": "The Eiffel Tower is not in Paris.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "REFUTES"}`,
+		`{"id": 3, "claim": "Barack Obama was born in Hawaii.", "evidence": [], "label": "NOT_ENOUGH_INFO"}`,
+	)
+	write("wrong.jsonl",
+		`{"id": 1, "claim": "The Eiffel Tower is in Paris.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "SUPPORTS"}`,
+		`{"id": 2, "claim": "The Eiffel Tower is in Rome.", "evidence": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."], "label": "NOT_ENOUGH_INFO"}`,
+	)
+	write("mixed.jsonl",
+		`{"claim": "a", "evidence": [], "label": "NOT_SUPPORTED"}`,
+		`{"claim": "b", "evidence": [], "label": "REFUTES"}`,
+	)
+	write("notes.txt", "not a set")
+	out, err := runVerity(t, "eval", "--set-dir", dir, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep SetDirReport
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	e, w := rep.Sets["eiffel"], rep.Sets["wrong"]
+	if len(rep.Sets) != 2 || e.N != 3 || e.BalancedAccuracy != 1 || w.N != 2 {
+		t.Fatalf("sets %+v: want eiffel (3 claims, all right) and wrong (2)", rep.Sets)
+	}
+	if !strings.Contains(rep.Skipped["mixed"], "mixes a two-way set") || len(rep.Skipped) != 1 {
+		t.Errorf("skipped %v: want mixed.jsonl with its reason, and nothing else", rep.Skipped)
+	}
+	if want := (e.BalancedAccuracy + w.BalancedAccuracy) / 2; rep.MeanBalancedAccuracy != want {
+		t.Errorf("mean balanced accuracy %g, want %g", rep.MeanBalancedAccuracy, want)
+	}
+	// Neither set has 100 claims.
+	if rep.LargeSets != 0 || rep.MeanBalancedAccuracyLarge != 0 {
+		t.Errorf("%d large sets (mean %g), want none", rep.LargeSets, rep.MeanBalancedAccuracyLarge)
+	}
+	calibrated := 0
+	for _, r := range rep.Sets {
+		if r.ECE <= 0.05 {
+			calibrated++
+		}
+	}
+	if rep.Calibrated != calibrated {
+		t.Errorf("%d sets counted with ECE <= 0.05, the reports have %d", rep.Calibrated, calibrated)
+	}
+
+	out, err = runVerity(t, "eval", "--set-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"eiffel", "mean balanced accuracy", "skipped mixed", "ECE at most 0.05"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set-dir", dir, "--set", filepath.Join(dir, "eiffel.jsonl")}, "give one"},
+		{[]string{"--set-dir", dir, "--mode", "corpus"}, "--set-dir needs --mode gold"},
+		{[]string{"--set-dir", t.TempDir()}, "no *.jsonl set"},
+		{[]string{"--set-dir", filepath.Join(dir, "none")}, "no such file"},
+		{[]string{"--set-dir", filepath.Join(dir, "notes.txt")}, "not a directory"},
+	} {
+		if _, err := runVerity(t, append([]string{"eval"}, tt.args...)...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("eval %q: error %v, want one containing %q", tt.args, err, tt.want)
+		}
+	}
+}
