@@ -92,7 +92,17 @@ weight W against the labels' 1 - W (knowledge distillation), and
 of the same settings (but the widths --teacher-d and --teacher-hidden, where
 given), in the same command. The shipped model's networks are distilled from
 a teacher trained in the same command (docs/nli-development.md, "Wider
-students"); it was not trained with word dropout ("Word dropout").`,
+students"); it was not trained with word dropout ("Word dropout").
+--source-priors trains each network on its logits plus the log of the label
+prior of the pair's source (its data file; FEVER and the pairs built from
+it are one), so that the network does not learn how often each source uses
+each label; the judge runs the network without it, and a teacher trained
+with --teacher-members is trained without it (docs/nli-development.md,
+"Source priors"). --adversarial EPS trains each pair a second time with its
+token projections moved, by EPS times their norm, in the direction that
+raises its loss most (adversarial training), each pass weighing half; the
+shipped model was not trained with it (docs/nli-development.md,
+"Adversarial training").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -128,6 +138,9 @@ students"); it was not trained with word dropout ("Word dropout").`,
 			}
 			if cfg.Distill < 0 || cfg.Distill > 1 || (cfg.Distill > 0) != (teacher != "" || cfg.TeacherMembers > 0) {
 				return &evidence.InputError{Field: "distill", Message: fmt.Sprintf("--distill %g: want a weight in (0, 1] with --teacher FILE or --teacher-members N, and those only with it", cfg.Distill)}
+			}
+			if cfg.Adversarial < 0 || cfg.Adversarial > 1 || (cfg.Adversarial > 0 && cfg.Context == "none") {
+				return &evidence.InputError{Field: "adversarial", Message: fmt.Sprintf("--adversarial %g: want a share in [0, 1] of the projections' norm, and a contextual encoder (not --context none)", cfg.Adversarial)}
 			}
 			if cfg.WordDropout < 0 || cfg.WordDropout >= 1 {
 				return &evidence.InputError{Field: "word-dropout", Message: fmt.Sprintf("--word-dropout %g: want a probability in [0, 1)", cfg.WordDropout)}
@@ -192,6 +205,8 @@ students"); it was not trained with word dropout ("Word dropout").`,
 	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")
 	fl.StringArrayVar(&setWeights, "set-weight", nil, "give the pairs of one set this weight in training and calibration, SET=WEIGHT (repeatable; default weights in README)")
 	fl.BoolVar(&cfg.ExactFigures, "exact-figures", false, "train with the judge's exact reading of figures (no one-unit tolerance, crores, scores out of ten), which the judge uses whatever the model was trained with")
+	fl.BoolVar(&cfg.SourcePriors, "source-priors", false, "train on the logits plus the log label prior of each pair's source (logit adjustment); the judge runs without it")
+	fl.Float64Var(&cfg.Adversarial, "adversarial", 0, "also train each pair with its token projections moved by this share of their norm in the direction that raises its loss most (0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

@@ -282,6 +282,15 @@ type Cache struct {
 	vec    []float64 // one token's word vector in float64 (project)
 	mf, mz []float64 // dropout masks of f and z1 (training)
 
+	// AdvA and AdvB, when set, are added to the claim's and the passage's
+	// token projections (n x D and m x D, post-ReLU) before the contextual
+	// encoder: an adversarial perturbation in training (Goodfellow et
+	// al., 2015; Miyato et al., 2017), see Scratch.EncoderInputGrad.
+	// Only for a network with a contextual encoder; nil for none.
+	AdvA, AdvB []float64
+	xa, xb     []float64 // the encoder's inputs: pa, pb, or pa + AdvA, pb + AdvB in ya, yb
+	ya, yb     []float64
+
 	// Dropout, when positive and Rand is set, drops each pooled
 	// comparison unit and hidden unit with this probability and scales
 	// the kept ones by 1/(1-Dropout) (training only; Forward is then
@@ -314,24 +323,26 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	if cfg.Ctx >= CtxConv {
 		c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
 		c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
+		c.xa = perturb(c.pa, c.AdvA, &c.ya)
+		c.xb = perturb(c.pb, c.AdvB, &c.yb)
 		cw := D // per token: the convolution's ReLU outputs, or the GRU's trace (8G)
 		if cfg.Ctx == CtxGRU {
 			cw = 4 * D
 		}
 		c.ca, c.cb = grow(c.ca, n*cw), grow(c.cb, m*cw)
 		if cfg.Ctx == CtxGRU {
-			c.ha = gru(D, v.wg, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
-			c.hb = gru(D, v.wg, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
+			c.ha = gru(D, v.wg, c.xa, c.ca, grow(c.ha, n*D), n, &c.pad)
+			c.hb = gru(D, v.wg, c.xb, c.cb, grow(c.hb, m*D), m, &c.pad)
 		} else if cfg.Ctx == CtxConvSelf {
-			c.ga = convolve(D, v.wc, v.bc, c.pa, c.ca, grow(c.ga, n*D), n, &c.pad)
-			c.gb = convolve(D, v.wc, v.bc, c.pb, c.cb, grow(c.gb, m*D), m, &c.pad)
+			c.ga = convolve(D, v.wc, v.bc, c.xa, c.ca, grow(c.ga, n*D), n, &c.pad)
+			c.gb = convolve(D, v.wc, v.bc, c.xb, c.cb, grow(c.gb, m*D), m, &c.pad)
 			c.sa, c.sb = grow(c.sa, n*n), grow(c.sb, m*m)
 			c.ta, c.tb = grow(c.ta, n*D), grow(c.tb, m*D)
 			c.ha = selfAttend(D, v, c.ga, c.sa, c.ta, grow(c.ha, n*D), n)
 			c.hb = selfAttend(D, v, c.gb, c.sb, c.tb, grow(c.hb, m*D), m)
 		} else {
-			c.ha = convolve(D, v.wc, v.bc, c.pa, c.ca, grow(c.ha, n*D), n, &c.pad)
-			c.hb = convolve(D, v.wc, v.bc, c.pb, c.cb, grow(c.hb, m*D), m, &c.pad)
+			c.ha = convolve(D, v.wc, v.bc, c.xa, c.ca, grow(c.ha, n*D), n, &c.pad)
+			c.hb = convolve(D, v.wc, v.bc, c.xb, c.cb, grow(c.hb, m*D), m, &c.pad)
 		}
 	} else {
 		c.ha = project(cfg, v, in.A, grow(c.ha, n*D), c)
@@ -414,6 +425,19 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	}
 	c.logits = z
 	return z
+}
+
+// perturb returns p with adv added, in *buf (never p's array), or p itself
+// when adv is nil.
+func perturb(p, adv []float64, buf *[]float64) []float64 {
+	if adv == nil {
+		return p
+	}
+	*buf = grow(*buf, len(p))
+	for i, x := range p {
+		(*buf)[i] = x + adv[i]
+	}
+	return *buf
 }
 
 // Probs returns the calibrated class probabilities of in.

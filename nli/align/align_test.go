@@ -201,19 +201,26 @@ func TestGradientDropout(t *testing.T) {
 // for every parameter of m, reporting the first five that differ.
 func checkGradient(t *testing.T, name string, m *Model, loss func() float64, grad []float64) {
 	t.Helper()
+	checkSliceGradient(t, name+" param", m.P, loss, grad)
+}
+
+// checkSliceGradient compares grad with central finite differences of
+// loss for every value of x, reporting the first five that differ.
+func checkSliceGradient(t *testing.T, name string, x []float64, loss func() float64, grad []float64) {
+	t.Helper()
 	const h = 1e-6
 	bad := 0
-	for i := range m.P {
-		old := m.P[i]
-		m.P[i] = old + h
+	for i := range x {
+		old := x[i]
+		x[i] = old + h
 		lp := loss()
-		m.P[i] = old - h
+		x[i] = old - h
 		lm := loss()
-		m.P[i] = old
+		x[i] = old
 		num := (lp - lm) / (2 * h)
 		if d := math.Abs(num - grad[i]); d > 1e-5+1e-4*math.Abs(num) {
 			if bad < 5 {
-				t.Errorf("%s param %d: backward %.8g, finite difference %.8g", name, i, grad[i], num)
+				t.Errorf("%s %d: backward %.8g, finite difference %.8g", name, i, grad[i], num)
 			}
 			bad++
 		}
@@ -317,5 +324,65 @@ func TestSoftLoss(t *testing.T) {
 	best, _ := SoftLoss(atQ, q)
 	if other, _ := SoftLoss(z, q); !(best < other) {
 		t.Errorf("loss at the target's own probabilities %g is not below %g", best, other)
+	}
+}
+
+// TestGradientPerturbed checks, for each contextual encoder, Backward's
+// parameter gradients with a perturbation of the projections set
+// (Cache.AdvA, AdvB), and the gradient EncoderInputGrad gives with respect
+// to the perturbation, against central finite differences.
+func TestGradientPerturbed(t *testing.T) {
+	for _, cfg := range []Config{
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConvSelf},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxGRU},
+	} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		m := New(cfg, rng)
+		for i := range m.P {
+			m.P[i] += 0.1 * rng.NormFloat64()
+		}
+		in := randInput(rng, cfg.Emb, 3, 4)
+		advA, advB := make([]float64, 3*cfg.D), make([]float64, 4*cfg.D)
+		for _, r := range [][]float64{advA, advB} {
+			for i := range r {
+				r[i] = 0.3 * rng.NormFloat64()
+			}
+		}
+		const target = 2
+		loss := func() float64 {
+			l, _ := Loss(m.Forward(in, &Cache{AdvA: advA, AdvB: advB}), target)
+			return l
+		}
+		c := Cache{AdvA: advA, AdvB: advB}
+		_, dz := Loss(m.Forward(in, &c), target)
+		grad := make([]float64, len(m.P))
+		var ws Scratch
+		m.Backward(in, &c, dz, grad, &ws)
+		name := fmt.Sprintf("%+v perturbed", cfg)
+		checkGradient(t, name, m, loss, grad)
+		ga, gb := ws.EncoderInputGrad()
+		if len(ga) != len(advA) || len(gb) != len(advB) {
+			t.Fatalf("%s: input gradients of %d and %d values, want %d and %d", name, len(ga), len(gb), len(advA), len(advB))
+		}
+		checkSliceGradient(t, name+" claim input", advA, loss, ga)
+		checkSliceGradient(t, name+" passage input", advB, loss, gb)
+		// The perturbation moves the logits: it is read.
+		plain, perturbed := m.Forward(in, nil), m.Forward(in, &Cache{AdvA: advA, AdvB: advB})
+		if plain == perturbed {
+			t.Errorf("%s: the perturbation left the logits at %v", name, plain)
+		}
+		// A cache that ran the pair without a perturbation runs it with
+		// one as a new cache does, and back.
+		var reused Cache
+		m.Forward(in, &reused)
+		reused.AdvA, reused.AdvB = advA, advB
+		if z := m.Forward(in, &reused); z != perturbed {
+			t.Errorf("%s: perturbed logits %v on a reused cache, %v on a new one", name, z, perturbed)
+		}
+		reused.AdvA, reused.AdvB = nil, nil
+		if z := m.Forward(in, &reused); z != plain {
+			t.Errorf("%s: logits %v on a reused cache without the perturbation, %v on a new one", name, z, plain)
+		}
 	}
 }

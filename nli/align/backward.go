@@ -127,11 +127,11 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	if cfg.Ctx >= CtxConv {
 		dpa, dpb := ws.vec(&ws.dpa, n*D), ws.vec(&ws.dpb, m*D)
 		if cfg.Ctx == CtxGRU {
-			ungru(D, v.wg, gv.wg, c.pa, c.ca, dha, dpa, n, ws)
-			ungru(D, v.wg, gv.wg, c.pb, c.cb, dhb, dpb, m, ws)
+			ungru(D, v.wg, gv.wg, c.xa, c.ca, dha, dpa, n, ws)
+			ungru(D, v.wg, gv.wg, c.xb, c.cb, dhb, dpb, m, ws)
 		} else {
-			unconvolve(D, v.wc, gv.wc, gv.bc, c.pa, c.ca, dha, dpa, n)
-			unconvolve(D, v.wc, gv.wc, gv.bc, c.pb, c.cb, dhb, dpb, m)
+			unconvolve(D, v.wc, gv.wc, gv.bc, c.xa, c.ca, dha, dpa, n)
+			unconvolve(D, v.wc, gv.wc, gv.bc, c.xb, c.cb, dhb, dpb, m)
 		}
 		unproject(cfg, gv, in.A, c.pa, dpa)
 		unproject(cfg, gv, in.B, c.pb, dpb)
@@ -175,6 +175,18 @@ type Scratch struct {
 	dga, dgb, dsel, dt                                            []float64
 	gcarry, gda, grs, grsv, gnext                                 []float64 // ungru
 }
+
+// EncoderInputGrad returns the gradient of the last Backward with respect
+// to the claim's and the passage's token projections, the contextual
+// encoder's inputs (n x D and m x D), for an adversarial perturbation
+// (Cache.AdvA, AdvB); nil without a contextual encoder. The slices are
+// reused by the next Backward.
+func (ws *Scratch) EncoderInputGrad() (a, b []float64) { return ws.dpa, ws.dpb }
+
+// Projections returns the claim's and the passage's token projections
+// (post-ReLU, before any perturbation) of the last Forward with a
+// contextual encoder; the slices are reused by the next Forward.
+func (c *Cache) Projections() (a, b []float64) { return c.pa, c.pb }
 
 // unselfAttend adds to dg the gradient through selfAttend given dout, and
 // to gv the gradients of the position biases and the gate.

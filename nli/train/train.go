@@ -132,6 +132,25 @@ type Config struct {
 	// Members is the number of networks of the ensemble TrainMembers
 	// trains (default 1); Train itself trains one, Member.
 	Members int
+	// SourcePriors trains on logits adjusted by each source's label
+	// prior (logit adjustment, Menon et al., 2021, per source): a
+	// training or calibration pair's loss reads z + log prior(source),
+	// where a source is the data file the pair comes from (FEVER and the
+	// pairs built from it are one) and its prior is the weighted share of
+	// each label among its training pairs (SourcePriors). The network
+	// itself, which the judge runs, has no adjustment: it is left to tell
+	// the labels apart within a source, and not to learn how often each
+	// source uses each label ('verity train nli --source-priors'). A
+	// teacher that TrainTeacher trains does not use it.
+	SourcePriors bool
+	// Adversarial, when positive, trains each pair a second time with its
+	// token projections (the contextual encoder's inputs) moved in the
+	// direction that raises its loss most, by this share of their norm
+	// (adversarial training with the fast gradient method, Goodfellow et
+	// al., 2015; on embeddings, Miyato et al., 2017); each pass weighs
+	// half ('verity train nli --adversarial'). It needs a contextual
+	// encoder. A teacher that TrainTeacher trains does not use it.
+	Adversarial float64
 	// Member numbers the networks of an ensemble: member 0 is the network
 	// the seed alone gives; member k > 0 starts from other weights and
 	// sees the pairs in another order, on the same data and splits.
@@ -319,13 +338,22 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		train = train[:cfg.MaxTrain]
 	}
 	logf("training on %d pairs, %d calibration pairs, %d epochs", len(train), len(calib), cfg.Epochs)
+	var adj map[string][align.NumLabels]float64
+	if cfg.SourcePriors {
+		adj = SourcePriors(train)
+		for _, set := range SortedSets(adj) {
+			lp := adj[set]
+			logf("label prior of %s (source %s): entailment %.3f, contradiction %.3f, neutral %.3f", set, Source(set),
+				math.Exp(lp[nli.Entail]), math.Exp(lp[nli.Contradict]), math.Exp(lp[nli.Neutral]))
+		}
+	}
 	acfg, err := cfg.net()
 	if err != nil {
 		return nil, err
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+valueKey(" adversarial", cfg.Adversarial))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -352,6 +380,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		cache        align.Cache
 		ws           align.Scratch
 		dropped      align.Input
+		adv          [2][]float64 // the adversarial perturbations' buffers
 		loss, weight float64
 	}
 	shards := make([]shardState, Shards)
@@ -395,19 +424,34 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 						nli.DropWords(&st.dropped, e.In, cfg.WordDropout, words)
 						in = &st.dropped
 					}
-					z := model.Forward(in, &st.cache)
-					l, dz := align.Loss(z, e.Target)
-					if cfg.Distill > 0 && e.Soft != nil {
-						ls, dzs := align.SoftLoss(z, *e.Soft)
-						l = (1-cfg.Distill)*l + cfg.Distill*ls
-						for k := range dz {
-							dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
+					// The pair's loss and its gradient with respect to
+					// the logits, weighted (by half each with the
+					// adversarial pass).
+					scale := e.Weight
+					if cfg.Adversarial > 0 {
+						scale /= 2
+					}
+					pairLoss := func() float64 {
+						z := adjust(model.Forward(in, &st.cache), adj, e.Set)
+						l, dz := align.Loss(z, e.Target)
+						if cfg.Distill > 0 && e.Soft != nil {
+							ls, dzs := align.SoftLoss(z, *e.Soft)
+							l = (1-cfg.Distill)*l + cfg.Distill*ls
+							for k := range dz {
+								dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
+							}
 						}
+						for k := range dz {
+							dz[k] *= scale
+						}
+						model.Backward(in, &st.cache, dz, st.grad, &st.ws)
+						return l
 					}
-					for k := range dz {
-						dz[k] *= e.Weight
+					l := pairLoss()
+					if cfg.Adversarial > 0 && adversarial(&st.cache, &st.ws, &st.adv, cfg.Adversarial) {
+						l = (l + pairLoss()) / 2
+						st.cache.AdvA, st.cache.AdvB = nil, nil
 					}
-					model.Backward(in, &st.cache, dz, st.grad, &st.ws)
 					st.loss += l * e.Weight
 					st.weight += e.Weight
 				}
@@ -435,12 +479,12 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 					float64(b)/el.Seconds(), (time.Duration(float64(el)/done) - el).Round(time.Second))
 			}
 		}
-		cl := calibLoss(model, calib)
+		cl := calibLoss(model, calib, adj)
 		logf("epoch %d/%d done in %s: train loss %.4f, calibration loss %.4f", ep+1, cfg.Epochs, time.Since(start).Round(time.Second), lossSum/wSum, cl)
 		cand := model.P
 		if cfg.EMA > 0 {
 			avg := &align.Model{Cfg: model.Cfg, P: ck.EMA}
-			cl = calibLoss(avg, calib)
+			cl = calibLoss(avg, calib, adj)
 			cand = ck.EMA
 			logf("epoch %d/%d: calibration loss of the weights' moving average %.4f", ep+1, cfg.Epochs, cl)
 		}
@@ -476,7 +520,7 @@ func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(str
 	if cfg.TeacherH > 0 {
 		t.H = cfg.TeacherH
 	}
-	t.Distill, t.Teacher, t.TeacherKey = 0, nil, ""
+	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.Adversarial = 0, nil, "", false, 0
 	if cfg.Checkpoint != "" {
 		t.Checkpoint = cfg.Checkpoint + ".teacher"
 	}
@@ -723,12 +767,14 @@ func axpy(dst, x []float64) {
 	}
 }
 
-func calibLoss(model *align.Model, calib []Encoded) float64 {
+// calibLoss is the weighted mean loss of model on calib, its logits
+// adjusted by adj (SourcePriors; nil for none).
+func calibLoss(model *align.Model, calib []Encoded, adj map[string][align.NumLabels]float64) float64 {
 	var s, w [Shards]float64
 	sharded(len(calib), func(sh, lo, hi int) {
 		var cache align.Cache
 		for i := lo; i < hi; i++ {
-			l, _ := align.Loss(model.Forward(calib[i].In, &cache), calib[i].Target)
+			l, _ := align.Loss(adjust(model.Forward(calib[i].In, &cache), adj, calib[i].Set), calib[i].Target)
 			s[sh] += l * calib[i].Weight
 			w[sh] += calib[i].Weight
 		}
@@ -879,6 +925,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 				info["teacher_h"] = strconv.Itoa(cfg.TeacherH)
 			}
 		}
+	}
+	if cfg.SourcePriors {
+		info["source_priors"] = "true"
+	}
+	if cfg.Adversarial > 0 {
+		info["adversarial"] = strconv.FormatFloat(cfg.Adversarial, 'g', -1, 64)
 	}
 	if cfg.WordDropout > 0 {
 		info["word_dropout"] = strconv.FormatFloat(cfg.WordDropout, 'g', -1, 64)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/verity-fc/verity/nli"
@@ -36,6 +37,16 @@ func toyData() []Example {
 		}
 	}
 	return out
+}
+
+// trainLog trains cfg on data and returns what it logged.
+func trainLog(t *testing.T, cfg Config, data []Encoded) string {
+	t.Helper()
+	var log strings.Builder
+	if _, err := Train(context.Background(), cfg, data, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
+		t.Fatal(err)
+	}
+	return log.String()
 }
 
 func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
@@ -97,12 +108,42 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		data, _ := trainToy(t, plain)
 		withLayer := cfg
 		withLayer.Checkpoint = plain.Checkpoint
-		var log bytes.Buffer
-		if _, err := Train(context.Background(), withLayer, data, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
-			t.Fatal(err)
+		if log := trainLog(t, withLayer, data); !strings.Contains(log, "another configuration") {
+			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log)
 		}
-		if !bytes.Contains(log.Bytes(), []byte("another configuration")) {
-			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log.String())
+	})
+	t.Run("source-priors", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, SourcePriors: true}
+		testDeterministicAndResumable(t, cfg)
+		_, with := trainToy(t, cfg)
+		plain := cfg
+		plain.SourcePriors = false
+		_, without := trainToy(t, plain)
+		if slices.Equal(with.P, without.P) {
+			t.Error("--source-priors trained the same network as without it")
+		}
+		// A checkpoint without the priors is not resumed with them.
+		plain.Checkpoint, plain.Epochs = filepath.Join(t.TempDir(), "ckpt"), 2
+		data, _ := trainToy(t, plain)
+		withPriors := cfg
+		withPriors.Checkpoint = plain.Checkpoint
+		log := trainLog(t, withPriors, data)
+		if !strings.Contains(log, "another configuration") {
+			t.Errorf("a run with --source-priors resumed one without; log:\n%s", log)
+		}
+		if !strings.Contains(log, "label prior of toy") {
+			t.Errorf("the run did not report its sources' priors; log:\n%s", log)
+		}
+	})
+	t.Run("adversarial", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Adversarial: 0.05}
+		testDeterministicAndResumable(t, cfg)
+		_, with := trainToy(t, cfg)
+		plain := cfg
+		plain.Adversarial = 0
+		_, without := trainToy(t, plain)
+		if slices.Equal(with.P, without.P) {
+			t.Error("--adversarial trained the same network as without it")
 		}
 	})
 	t.Run("words", func(t *testing.T) {
