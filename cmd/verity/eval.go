@@ -148,17 +148,17 @@ overstate accuracy on unseen claims. Without that directory it says nothing.`,
 				return fmt.Errorf("--mode %q is not gold, corpus or verdicts", mode)
 			}
 			if setDir != "" {
-				return runSetDir(cmd, setDir, p, eval.Options{Limit: limit, Concurrency: concurrency}, asJSON, modelPath == "", trainData)
+				warn := ""
+				if modelPath == "" {
+					warn = trainData
+				}
+				return runSetDir(cmd, setDir, p, eval.Options{Limit: limit, Concurrency: concurrency}, asJSON, warn)
 			}
-			n := len(examples)
-			if limit > 0 && limit < n {
-				n = limit
-			}
+			warn := ""
 			if modelPath == "" && (mode == "gold" || cfg.Models.NLI == "") {
-				warnTrainedOn(cmd.ErrOrStderr(), set, examples[:n], trainData)
+				warn = trainData
 			}
-			progress := progressFunc(cmd.ErrOrStderr(), n, "eval")
-			r, err := eval.Run(cmd.Context(), examples, p, eval.Options{Limit: limit, Concurrency: concurrency}, progress)
+			r, err := runSet(cmd, set, "eval", examples, p, eval.Options{Limit: limit, Concurrency: concurrency}, warn)
 			if err != nil {
 				return err
 			}
@@ -269,6 +269,21 @@ func loadJudge(path string) (*nli.Builtin, error) {
 
 // progressFunc returns a progress callback that draws a bar on w when w is
 // a terminal, and nil otherwise.
+// runSet runs p over the examples of the set at path (at most opts.Limit
+// of them), with a progress bar named what; with trainData set it first
+// warns about the claims run that are in the shipped NLI model's training
+// split (warnTrainedOn).
+func runSet(cmd *cobra.Command, path, what string, examples []eval.Example, p eval.Predictor, opts eval.Options, trainData string) (eval.Report, error) {
+	n := len(examples)
+	if opts.Limit > 0 && opts.Limit < n {
+		n = opts.Limit
+	}
+	if trainData != "" {
+		warnTrainedOn(cmd.ErrOrStderr(), path, examples[:n], trainData)
+	}
+	return eval.Run(cmd.Context(), examples, p, opts, progressFunc(cmd.ErrOrStderr(), n, what))
+}
+
 func progressFunc(w io.Writer, total int, what string) func(done, total int) {
 	f, ok := w.(*os.File)
 	if !ok || !isatty.IsTerminal(f.Fd()) || total == 0 {

@@ -54,8 +54,8 @@ func readSetFile(path string) ([]eval.Example, error) {
 }
 
 // runSetDir evaluates every *.jsonl set of dir with p, in name order, and
-// prints a row a set and the summary (SetDirReport).
-func runSetDir(cmd *cobra.Command, dir string, p eval.Predictor, opts eval.Options, asJSON, builtin bool, trainData string) error {
+// prints a row a set and the summary (SetDirReport); trainData as runSet's.
+func runSetDir(cmd *cobra.Command, dir string, p eval.Predictor, opts eval.Options, asJSON bool, trainData string) error {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if err != nil {
 		return err
@@ -78,14 +78,7 @@ func runSetDir(cmd *cobra.Command, dir string, p eval.Predictor, opts eval.Optio
 			fmt.Fprintf(cmd.ErrOrStderr(), "skipped %s\n", err)
 			continue
 		}
-		if builtin {
-			warnTrainedOn(cmd.ErrOrStderr(), path, examples, trainData)
-		}
-		n := len(examples)
-		if opts.Limit > 0 && opts.Limit < n {
-			n = opts.Limit
-		}
-		r, err := eval.Run(cmd.Context(), examples, p, opts, progressFunc(cmd.ErrOrStderr(), n, name))
+		r, err := runSet(cmd, path, name, examples, p, opts, trainData)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -101,9 +94,8 @@ func runSetDir(cmd *cobra.Command, dir string, p eval.Predictor, opts eval.Optio
 	return printSetDir(cmd.OutOrStdout(), rep)
 }
 
-// summarise fills the report's means and counts from its sets.
+// summarise fills the means and counts of a report that has only its sets.
 func summarise(rep *SetDirReport) {
-	rep.MeanBalancedAccuracy, rep.MeanBalancedAccuracyLarge, rep.LargeSets, rep.Calibrated = 0, 0, 0, 0
 	for _, r := range rep.Sets {
 		rep.MeanBalancedAccuracy += r.BalancedAccuracy
 		if r.N >= minSetClaims {

@@ -448,7 +448,11 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 						return l
 					}
 					l := pairLoss()
-					if cfg.Adversarial > 0 && adversarial(&st.cache, &st.ws, &st.adv, cfg.Adversarial) {
+					if cfg.Adversarial > 0 {
+						// A pair that cannot be perturbed (a zero
+						// gradient) is trained twice as it is, so that
+						// it keeps its whole weight.
+						adversarial(&st.cache, &st.ws, &st.adv, cfg.Adversarial)
 						l = (l + pairLoss()) / 2
 						st.cache.AdvA, st.cache.AdvB = nil, nil
 					}
