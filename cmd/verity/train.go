@@ -98,7 +98,9 @@ prior of the pair's source (its data file; FEVER and the pairs built from
 it are one), so that the network does not learn how often each source uses
 each label; the judge runs the network without it, and a teacher trained
 with --teacher-members is trained without it (docs/nli-development.md,
-"Source priors"). --adversarial EPS trains each pair a second time with its
+"Source priors"); with --complete-sources-only, a source that lacks a
+label (FoolMeTwice, VitaminC's synthetic pairs) is trained unadjusted.
+--adversarial EPS trains each pair a second time with its
 token projections moved, by EPS times their norm, in the direction that
 raises its loss most (adversarial training), each pass weighing half; the
 shipped model was not trained with it (docs/nli-development.md,
@@ -141,6 +143,9 @@ shipped model was not trained with it (docs/nli-development.md,
 			}
 			if cfg.Adversarial < 0 || cfg.Adversarial > 1 || (cfg.Adversarial > 0 && cfg.Context == "none") {
 				return &evidence.InputError{Field: "adversarial", Message: fmt.Sprintf("--adversarial %g: want a share in [0, 1] of the projections' norm, and a contextual encoder (not --context none)", cfg.Adversarial)}
+			}
+			if cfg.CompleteSourcesOnly && !cfg.SourcePriors {
+				return &evidence.InputError{Field: "complete-sources-only", Message: "--complete-sources-only chooses which sources --source-priors adjusts; give it with --source-priors"}
 			}
 			if cfg.WordDropout < 0 || cfg.WordDropout >= 1 {
 				return &evidence.InputError{Field: "word-dropout", Message: fmt.Sprintf("--word-dropout %g: want a probability in [0, 1)", cfg.WordDropout)}
@@ -206,6 +211,7 @@ shipped model was not trained with it (docs/nli-development.md,
 	fl.StringArrayVar(&setWeights, "set-weight", nil, "give the pairs of one set this weight in training and calibration, SET=WEIGHT (repeatable; default weights in README)")
 	fl.BoolVar(&cfg.ExactFigures, "exact-figures", false, "train with the judge's exact reading of figures (no one-unit tolerance, crores, scores out of ten), which the judge uses whatever the model was trained with")
 	fl.BoolVar(&cfg.SourcePriors, "source-priors", false, "train on the logits plus the log label prior of each pair's source (logit adjustment); the judge runs without it")
+	fl.BoolVar(&cfg.CompleteSourcesOnly, "complete-sources-only", false, "with --source-priors, adjust only the sources that use every label (each at least 1% of their pairs)")
 	fl.Float64Var(&cfg.Adversarial, "adversarial", 0, "also train each pair with its token projections moved by this share of their norm in the direction that raises its loss most (0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")

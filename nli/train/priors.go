@@ -12,6 +12,10 @@ import (
 // so that a label a source never uses gets a small prior, not zero.
 const priorCount = 100
 
+// minShare is the share of its pairs below which a source is said not to
+// use a label (SourcePriors with complete set).
+const minShare = 0.01
+
 // Source names the data a set's pairs come from: FEVER and the sets built
 // from it (its neutrals, other subjects, distractors) are one source, the
 // unchecked MultiNLI pairs are MultiNLI's; every other set is its own.
@@ -29,8 +33,12 @@ func Source(set string) string {
 // label prior (Config.SourcePriors): the weighted share of each label among
 // the source's pairs, a pair that allows two labels (NOT_SUPPORTED)
 // counting half for each, smoothed towards the pooled shares of all
-// pairs.
-func SourcePriors(data []Encoded) map[string][align.NumLabels]float64 {
+// pairs. With complete set, a source that does not use every label (a
+// raw share below minShare: FoolMeTwice and VitaminC's synthetic pairs
+// have next to no neutral) gets no prior, so that its pairs are trained
+// unadjusted: a prior near zero would leave the network free to give such
+// pairs the label the source lacks.
+func SourcePriors(data []Encoded, complete bool) map[string][align.NumLabels]float64 {
 	counts := map[string]*[align.NumLabels + 1]float64{} // labels, then the total
 	var pooled [align.NumLabels + 1]float64
 	for _, e := range data {
@@ -61,6 +69,9 @@ func SourcePriors(data []Encoded) map[string][align.NumLabels]float64 {
 			continue
 		}
 		c := counts[Source(e.Set)]
+		if complete && !usesEvery(c) {
+			continue
+		}
 		var lp [align.NumLabels]float64
 		for k := range lp {
 			share := (c[k] + priorCount*pooled[k]/pooled[align.NumLabels]) / (c[align.NumLabels] + priorCount)
@@ -69,6 +80,17 @@ func SourcePriors(data []Encoded) map[string][align.NumLabels]float64 {
 		out[e.Set] = lp
 	}
 	return out
+}
+
+// usesEvery tells whether a source's weighted label counts (then the
+// total) give every label a share of at least minShare.
+func usesEvery(c *[align.NumLabels + 1]float64) bool {
+	for k := range align.NumLabels {
+		if c[k] < minShare*c[align.NumLabels] {
+			return false
+		}
+	}
+	return true
 }
 
 // adjust adds the log prior of set's source to z (unchanged when adj is

@@ -21,7 +21,7 @@ func TestSourcePriors(t *testing.T) {
 	// A two-way set: NOT_SUPPORTED counts half for each of its labels.
 	add("rte", tEntail, 200, 1)
 	add("rte", tNotSupported, 200, 1)
-	lp := SourcePriors(data)
+	lp := SourcePriors(data, false)
 	if lp[SetFEVER] != lp[SetRandom] {
 		t.Fatalf("FEVER %v and its random neutrals %v have other priors; they are one source", lp[SetFEVER], lp[SetRandom])
 	}
@@ -64,6 +64,42 @@ func TestSourcePriors(t *testing.T) {
 	}
 	if got := adjust(z, nil, "rte"); got != z {
 		t.Errorf("adjust without priors = %v, want %v unchanged", got, z)
+	}
+}
+
+// With complete set, a source that lacks a label gets no prior, and so is
+// trained unadjusted; the others keep theirs.
+func TestSourcePriorsComplete(t *testing.T) {
+	var data []Encoded
+	add := func(set string, target uint8, n int) {
+		for range n {
+			data = append(data, Encoded{Example: Example{Set: set, Target: target}, Weight: 1})
+		}
+	}
+	add("fm2_dev", tEntail, 500)
+	add("fm2_dev", tContradict, 500)
+	add("fm2_dev", tNeutral, 9) // under 1%: the source is said to lack neutral
+	add("rte", tEntail, 200)
+	add("rte", tNotSupported, 200)
+	add("snli", tEntail, 100)
+	add("snli", tContradict, 100)
+	add("snli", tNeutral, 100)
+	all := SourcePriors(data, false)
+	some := SourcePriors(data, true)
+	if _, ok := all["fm2_dev"]; !ok {
+		t.Fatal("without complete, FoolMeTwice has no prior")
+	}
+	if lp, ok := some["fm2_dev"]; ok {
+		t.Errorf("with complete, FoolMeTwice (0.9%% neutral) has prior %v; want none", lp)
+	}
+	for _, set := range []string{"rte", "snli"} {
+		if some[set] != all[set] {
+			t.Errorf("%s: prior %v with complete, %v without; a source with every label keeps its prior", set, some[set], all[set])
+		}
+	}
+	add("fm2_dev", tNeutral, 2) // 11 of 1,011: at least 1%
+	if _, ok := SourcePriors(data, true)["fm2_dev"]; !ok {
+		t.Error("with 1.1% neutral, FoolMeTwice has no prior; want one")
 	}
 }
 

@@ -143,6 +143,11 @@ type Config struct {
 	// source uses each label ('verity train nli --source-priors'). A
 	// teacher that TrainTeacher trains does not use it.
 	SourcePriors bool
+	// CompleteSourcesOnly, with SourcePriors, adjusts only the sources
+	// that use every label; the others (FoolMeTwice, VitaminC's
+	// synthetic pairs) are trained unadjusted ('verity train nli
+	// --source-priors --complete-sources-only').
+	CompleteSourcesOnly bool
 	// Adversarial, when positive, trains each pair a second time with its
 	// token projections (the contextual encoder's inputs) moved in the
 	// direction that raises its loss most, by this share of their norm
@@ -340,11 +345,20 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	logf("training on %d pairs, %d calibration pairs, %d epochs", len(train), len(calib), cfg.Epochs)
 	var adj map[string][align.NumLabels]float64
 	if cfg.SourcePriors {
-		adj = SourcePriors(train)
+		adj = SourcePriors(train, cfg.CompleteSourcesOnly)
 		for _, set := range SortedSets(adj) {
 			lp := adj[set]
 			logf("label prior of %s (source %s): entailment %.3f, contradiction %.3f, neutral %.3f", set, Source(set),
 				math.Exp(lp[nli.Entail]), math.Exp(lp[nli.Contradict]), math.Exp(lp[nli.Neutral]))
+		}
+		sets := map[string]bool{}
+		for _, e := range train {
+			sets[e.Set] = true
+		}
+		for _, set := range SortedSets(sets) {
+			if _, ok := adj[set]; !ok {
+				logf("%s (source %s) lacks a label: trained unadjusted", set, Source(set))
+			}
 		}
 	}
 	acfg, err := cfg.net()
@@ -353,7 +367,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+valueKey(" adversarial", cfg.Adversarial))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -524,7 +538,7 @@ func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(str
 	if cfg.TeacherH > 0 {
 		t.H = cfg.TeacherH
 	}
-	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.Adversarial = 0, nil, "", false, 0
+	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.CompleteSourcesOnly, t.Adversarial = 0, nil, "", false, false, 0
 	if cfg.Checkpoint != "" {
 		t.Checkpoint = cfg.Checkpoint + ".teacher"
 	}
@@ -932,6 +946,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.SourcePriors {
 		info["source_priors"] = "true"
+		if cfg.CompleteSourcesOnly {
+			info["complete_sources_only"] = "true"
+		}
 	}
 	if cfg.Adversarial > 0 {
 		info["adversarial"] = strconv.FormatFloat(cfg.Adversarial, 'g', -1, 64)
