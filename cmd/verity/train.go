@@ -90,7 +90,8 @@ also trains each network on the probabilities of the model in FILE, at
 weight W against the labels' 1 - W (knowledge distillation), and
 --teacher-members N --distill W first trains that teacher here, N networks
 of the same settings (but the widths --teacher-d and --teacher-hidden, where
-given), in the same command. The shipped model's networks are distilled from
+given), in the same command; --distill-temperature T softens both sides of
+the distillation term (Hinton et al., 2015). The shipped model's networks are distilled from
 a teacher trained in the same command (docs/nli-development.md, "Wider
 students"); it was not trained with word dropout ("Word dropout").
 --source-priors trains each network on its logits plus the log of the label
@@ -140,6 +141,9 @@ shipped model was not trained with it (docs/nli-development.md,
 			}
 			if cfg.Distill < 0 || cfg.Distill > 1 || (cfg.Distill > 0) != (teacher != "" || cfg.TeacherMembers > 0) {
 				return &evidence.InputError{Field: "distill", Message: fmt.Sprintf("--distill %g: want a weight in (0, 1] with --teacher FILE or --teacher-members N, and those only with it", cfg.Distill)}
+			}
+			if cfg.DistillTemperature != 1 && (cfg.Distill == 0 || !(cfg.DistillTemperature >= 1 && cfg.DistillTemperature <= 10)) {
+				return &evidence.InputError{Field: "distill-temperature", Message: fmt.Sprintf("--distill-temperature %g: want a temperature in [1, 10], with --distill", cfg.DistillTemperature)}
 			}
 			if cfg.Adversarial < 0 || cfg.Adversarial > 1 || (cfg.Adversarial > 0 && cfg.Context == "none") {
 				return &evidence.InputError{Field: "adversarial", Message: fmt.Sprintf("--adversarial %g: want a share in [0, 1] of the projections' norm, and a contextual encoder (not --context none)", cfg.Adversarial)}
@@ -223,6 +227,7 @@ shipped model was not trained with it (docs/nli-development.md,
 	fl.IntVar(&cfg.TeacherD, "teacher-d", 0, "with --teacher-members, the teacher's token projection width (0 = the students' --d)")
 	fl.IntVar(&cfg.TeacherH, "teacher-hidden", 0, "with --teacher-members, the teacher's hidden units (0 = the students' --hidden)")
 	fl.Float64Var(&cfg.Distill, "distill", 0, "weight of the teacher's probabilities in each training pair's loss, the label's being 1 minus it (0 = none)")
+	fl.Float64Var(&cfg.DistillTemperature, "distill-temperature", 1, "with --distill, the temperature T of the teacher's and the networks' probabilities in the distillation term, which is scaled by T squared (1 = none)")
 	fl.Float64Var(&cfg.WordDropout, "word-dropout", 0, "probability that a training token is read without its word vector, as an unknown word (0 = none)")
 	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")
 	return cmd

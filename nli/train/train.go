@@ -58,6 +58,12 @@ type Config struct {
 	Distill    float64
 	Teacher    []*align.Model
 	TeacherKey string
+	// DistillTemperature softens the distillation term (Hinton et al.,
+	// 2015): the teacher's probabilities raised to 1/T and renormalised
+	// are learnt by the network's logits divided by T, and the term is
+	// scaled by T² so that its gradients keep their size; 0 or 1 for
+	// none.
+	DistillTemperature float64
 	// TeacherMembers, when positive, is the size of the teacher ensemble
 	// TrainTeacher trains from this configuration without distillation,
 	// so that one command trains the teacher and then its students.
@@ -367,7 +373,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+temperatureKey(cfg.Distill, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -449,7 +455,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 						z := adjust(model.Forward(in, &st.cache), adj, e.Set)
 						l, dz := align.Loss(z, e.Target)
 						if cfg.Distill > 0 && e.Soft != nil {
-							ls, dzs := align.SoftLoss(z, *e.Soft)
+							ls, dzs := softLoss(z, *e.Soft, cfg.DistillTemperature)
 							l = (1-cfg.Distill)*l + cfg.Distill*ls
 							for k := range dz {
 								dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
@@ -611,6 +617,41 @@ func distillKey(w float64, teacher string) string {
 		return ""
 	}
 	return valueKey(" distill", w) + " teacher=" + teacher
+}
+
+// softLoss is the distillation term of a pair with logits z and teacher
+// probabilities q at temperature t (see Config.DistillTemperature):
+// t² times the cross-entropy of softmax(z/t) against q^(1/t)
+// renormalised, and its gradient with respect to z, t times the
+// difference of the two.
+func softLoss(z, q [align.NumLabels]float64, t float64) (float64, [align.NumLabels]float64) {
+	if t <= 0 || t == 1 {
+		return align.SoftLoss(z, q)
+	}
+	sum := 0.0
+	for k := range q {
+		q[k] = math.Pow(q[k], 1/t)
+		sum += q[k]
+	}
+	for k := range q {
+		q[k] /= sum
+		z[k] /= t
+	}
+	l, dz := align.SoftLoss(z, q)
+	for k := range dz {
+		dz[k] *= t
+	}
+	return t * t * l, dz
+}
+
+// temperatureKey is the checkpoint key's part for the distillation
+// temperature: empty without distillation or at temperature 1, so that
+// earlier checkpoints still resume.
+func temperatureKey(distill, t float64) string {
+	if distill == 0 || t <= 0 || t == 1 {
+		return ""
+	}
+	return valueKey(" distill-temperature", t)
 }
 
 // composeKey is the checkpoint key's part for the composition layer:
@@ -934,6 +975,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	if cfg.Distill > 0 {
 		info["distill"] = strconv.FormatFloat(cfg.Distill, 'g', -1, 64)
 		info["teacher"] = cfg.TeacherKey
+		if t := cfg.DistillTemperature; t > 0 && t != 1 {
+			info["distill_temperature"] = strconv.FormatFloat(t, 'g', -1, 64)
+		}
 		if cfg.TeacherMembers > 0 {
 			info["teacher_members"] = strconv.Itoa(cfg.TeacherMembers)
 			if cfg.TeacherD > 0 {
