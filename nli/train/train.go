@@ -373,7 +373,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey)+temperatureKey(cfg.Distill, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -611,13 +611,22 @@ func valueKey(name string, v float64) string {
 }
 
 // distillKey is the checkpoint key's part for distillation: empty
-// without it, so that earlier checkpoints still resume.
-func distillKey(w float64, teacher string) string {
+// without it, and without a temperature part at temperature 1, so that
+// earlier checkpoints still resume.
+func distillKey(w float64, teacher string, t float64) string {
 	if w == 0 {
 		return ""
 	}
-	return valueKey(" distill", w) + " teacher=" + teacher
+	key := valueKey(" distill", w) + " teacher=" + teacher
+	if softened(t) {
+		key += valueKey(" distill-temperature", t)
+	}
+	return key
 }
+
+// softened reports whether distillation temperature t softens anything
+// (see Config.DistillTemperature; 0 and 1 are none).
+func softened(t float64) bool { return t > 0 && t != 1 }
 
 // softLoss is the distillation term of a pair with logits z and teacher
 // probabilities q at temperature t (see Config.DistillTemperature):
@@ -625,7 +634,7 @@ func distillKey(w float64, teacher string) string {
 // renormalised, and its gradient with respect to z, t times the
 // difference of the two.
 func softLoss(z, q [align.NumLabels]float64, t float64) (float64, [align.NumLabels]float64) {
-	if t <= 0 || t == 1 {
+	if !softened(t) {
 		return align.SoftLoss(z, q)
 	}
 	sum := 0.0
@@ -642,16 +651,6 @@ func softLoss(z, q [align.NumLabels]float64, t float64) (float64, [align.NumLabe
 		dz[k] *= t
 	}
 	return t * t * l, dz
-}
-
-// temperatureKey is the checkpoint key's part for the distillation
-// temperature: empty without distillation or at temperature 1, so that
-// earlier checkpoints still resume.
-func temperatureKey(distill, t float64) string {
-	if distill == 0 || t <= 0 || t == 1 {
-		return ""
-	}
-	return valueKey(" distill-temperature", t)
 }
 
 // composeKey is the checkpoint key's part for the composition layer:
@@ -975,7 +974,7 @@ func Info(cfg Config, nTrain int) map[string]string {
 	if cfg.Distill > 0 {
 		info["distill"] = strconv.FormatFloat(cfg.Distill, 'g', -1, 64)
 		info["teacher"] = cfg.TeacherKey
-		if t := cfg.DistillTemperature; t > 0 && t != 1 {
+		if t := cfg.DistillTemperature; softened(t) {
 			info["distill_temperature"] = strconv.FormatFloat(t, 'g', -1, 64)
 		}
 		if cfg.TeacherMembers > 0 {
