@@ -230,3 +230,20 @@ func (e *Encoder) Encode(claim, passage string) *align.Input {
 	}
 	return e.e.encode(c, analyse(passage))
 }
+
+// EncodeReadings returns the network inputs of a pair as the judge reads
+// its passage, whose judgments it averages: the sentences that bear on the
+// claim, and for a passage of more than two sentences the window of one or
+// two that bears most on it (see [Builtin.Judge]). A passage of one
+// sentence gives the input Encode gives.
+func (e *Encoder) EncodeReadings(claim, passage string) []*align.Input {
+	c := analyse(claim)
+	if e.opts.DropAsides {
+		passage = dropAsides(c, passage)
+	}
+	var ins []*align.Input
+	for _, p := range readings(c, passage) {
+		ins = append(ins, e.e.encode(c, p))
+	}
+	return ins
+}

@@ -201,27 +201,37 @@ func (m *Model) judgePassage(c *text, passage string) evidence.Judgment {
 // [Model.judgePassage], without the sentences that do not bear on the
 // claim ([bearing]; their pronouns resolved first, [resolvePronouns]).
 func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage string) evidence.Judgment {
-	sents := resolvePronouns(sentences.Texts(passage))
-	whole := passage
-	if kept := bearing(c, sents); len(kept) < len(sents) {
-		whole = strings.Join(kept, " ")
+	rs := readings(c, passage)
+	if len(rs) == 1 {
+		return judge(c, rs[0])
 	}
-	w := judge(c, analyse(whole))
-	if len(sents) <= focusSentences {
-		return w
-	}
-	ft := focus(c, sents)
-	f := judge(c, ft)
-	if overlap(c, ft) == 1 {
-		// The focus has every content word of the claim: the rest of
-		// the passage can only dilute it.
-		return f
-	}
+	w, f := judge(c, rs[0]), judge(c, rs[1])
 	return evidence.Judgment{
 		Entail:     (w.Entail + f.Entail) / 2,
 		Contradict: (w.Contradict + f.Contradict) / 2,
 		Neutral:    (w.Neutral + f.Neutral) / 2,
 	}
+}
+
+// readings returns the texts judgeFocused judges passage as, against claim
+// c, their judgments averaged: the sentences that bear on the claim (all of
+// a passage of at most focusSentences), and for a longer passage its focus
+// too; or the focus alone when it has every content word of the claim,
+// since the rest of the passage can only dilute it.
+func readings(c *text, passage string) []*text {
+	sents := resolvePronouns(sentences.Texts(passage))
+	whole := passage
+	if kept := bearing(c, sents); len(kept) < len(sents) {
+		whole = strings.Join(kept, " ")
+	}
+	if len(sents) <= focusSentences {
+		return []*text{analyse(whole)}
+	}
+	ft := focus(c, sents)
+	if overlap(c, ft) == 1 {
+		return []*text{ft}
+	}
+	return []*text{analyse(whole), ft}
 }
 
 // focus returns the window of one or two consecutive sentences that covers

@@ -114,6 +114,8 @@ func TestTrainErrors(t *testing.T) {
 		{"nli teacher reads otherwise", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--data-dir", t.TempDir(), "--teacher", "../../nli/model/aligner.json.gz", "--distill", "0.5"}, "reads pairs otherwise than this run (tuned words 0, negated antonyms true"},
 		{"nli word dropout out of range", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--word-dropout", "-0.1"}, "--word-dropout -0.1: want a probability in [0, 1)"},
 		{"nli distill temperature without distill", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--distill-temperature", "2"}, "--distill-temperature 2: want a temperature in [1, 10], with --distill"},
+		{"nli negative weight decay", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--weight-decay", "-0.1"}, "--weight-decay -0.1: want a rate in [0, 10] (0 = none)"},
+		{"nli weight decay not a number", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--weight-decay", "NaN"}, "--weight-decay NaN: want a rate in [0, 10]"},
 		{"nli distill temperature below one", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--teacher-members", "3", "--distill", "0.5", "--distill-temperature", "0.5"}, "--distill-temperature 0.5: want a temperature in [1, 10]"},
 		{"nli complete sources without priors", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--complete-sources-only"}, "give it with --source-priors"},
 		{"nli no members", []string{"train", "nli", "--out", filepath.Join(t.TempDir(), "m"), "--members", "0"}, "--members 0: want 1 to 8"},

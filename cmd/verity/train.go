@@ -105,7 +105,17 @@ label (FoolMeTwice, VitaminC's synthetic pairs) is trained unadjusted.
 token projections moved, by EPS times their norm, in the direction that
 raises its loss most (adversarial training), each pass weighing half; the
 shipped model was not trained with it (docs/nli-development.md,
-"Adversarial training").`,
+"Adversarial training"). --weight-decay L shrinks every network weight
+towards zero by the learning rate times L of itself each step (decoupled
+weight decay, AdamW); a teacher trained with --teacher-members is trained
+without it, and the shipped model was not trained with it
+(docs/nli-development.md, "Weight decay"). --as-judged trains on each
+training pair's passage as the judge reads it: the sentences that bear on
+the claim and, for a passage of more than two sentences, the window of one
+or two that bears most on it, each at half the pair's weight (or that
+window alone when it holds every content word of the claim), instead of the
+passage's first 128 tokens; the shipped model was not trained so
+(docs/nli-development.md, "Passages as the judge reads them").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -147,6 +157,9 @@ shipped model was not trained with it (docs/nli-development.md,
 			}
 			if cfg.Adversarial < 0 || cfg.Adversarial > 1 || (cfg.Adversarial > 0 && cfg.Context == "none") {
 				return &evidence.InputError{Field: "adversarial", Message: fmt.Sprintf("--adversarial %g: want a share in [0, 1] of the projections' norm, and a contextual encoder (not --context none)", cfg.Adversarial)}
+			}
+			if !(cfg.WeightDecay >= 0 && cfg.WeightDecay <= 10) {
+				return &evidence.InputError{Field: "weight-decay", Message: fmt.Sprintf("--weight-decay %g: want a rate in [0, 10] (0 = none)", cfg.WeightDecay)}
 			}
 			if cfg.CompleteSourcesOnly && !cfg.SourcePriors {
 				return &evidence.InputError{Field: "complete-sources-only", Message: "--complete-sources-only chooses which sources --source-priors adjusts; give it with --source-priors"}
@@ -217,6 +230,8 @@ shipped model was not trained with it (docs/nli-development.md,
 	fl.BoolVar(&cfg.SourcePriors, "source-priors", false, "train on the logits plus the log label prior of each pair's source (logit adjustment); the judge runs without it")
 	fl.BoolVar(&cfg.CompleteSourcesOnly, "complete-sources-only", false, "with --source-priors, adjust only the sources that use every label (each at least 1% of their pairs)")
 	fl.Float64Var(&cfg.Adversarial, "adversarial", 0, "also train each pair with its token projections moved by this share of their norm in the direction that raises its loss most (0 = none)")
+	fl.BoolVar(&cfg.AsJudged, "as-judged", false, "train on each training pair's passage as the judge reads it: its bearing sentences and, for a passage of more than two sentences, its focus window, each at half weight")
+	fl.Float64Var(&cfg.WeightDecay, "weight-decay", 0, "shrink every network weight towards zero by the learning rate times this of itself each step (decoupled weight decay; 0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

@@ -86,6 +86,11 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 	if err := cfg.ApplyWeights(data); err != nil {
 		return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
 	}
+	if cfg.AsJudged {
+		if data, err = train.Readings(ctx, data, cfg.Ablate, cfg.EncoderOptions(), logf); err != nil {
+			return err
+		}
+	}
 	if cfg.TeacherMembers > 0 {
 		nets, key, err := train.TrainTeacher(ctx, cfg, data, logf)
 		if err != nil {

@@ -162,6 +162,17 @@ type Config struct {
 	// half ('verity train nli --adversarial'). It needs a contextual
 	// encoder. A teacher that TrainTeacher trains does not use it.
 	Adversarial float64
+	// WeightDecay, when positive, shrinks every weight of the network
+	// (the tuned words aside, which WordDecay governs) towards zero by
+	// learning rate x WeightDecay of itself every step: decoupled weight
+	// decay (AdamW, Loshchilov and Hutter, 2019) on matrices, biases and
+	// relation weights alike ('verity train nli --weight-decay'). A
+	// teacher that TrainTeacher trains does not use it.
+	WeightDecay float64
+	// AsJudged trains on each training-split pair's passage as the judge
+	// reads it (Readings; 'verity train nli --as-judged'). The
+	// calibration and development splits are read as before.
+	AsJudged bool
 	// Member numbers the networks of an ensemble: member 0 is the network
 	// the seed alone gives; member k > 0 starts from other weights and
 	// sees the pairs in another order, on the same data and splits.
@@ -313,6 +324,56 @@ func Encode(ctx context.Context, exs []Example, ablate string, opts nli.EncoderO
 	return out, nil
 }
 
+// Readings replaces each training-split pair of data by the inputs the
+// judge reads its passage as (nli.Encoder.EncodeReadings), applying the
+// ablation: the sentences that bear on the claim, and for a passage of
+// more than two sentences also its focus window, each then weighing half
+// the pair's weight, or the focus alone. The network otherwise learns
+// from a long passage's first words only (it reads at most 128 tokens)
+// while the judge also reads the window that bears on the claim, often
+// farther in (FNC-1's articles, SciFact's and HealthVer's abstracts). The
+// other splits are kept as they are. The order of data is kept, a pair's
+// readings in its place, so that training stays deterministic.
+func Readings(ctx context.Context, data []Encoded, ablate string, opts nli.EncoderOptions, logf func(string, ...any)) ([]Encoded, error) {
+	read := make([][]*align.Input, len(data))
+	sharded(len(data), func(_, lo, hi int) {
+		enc := nli.NewEncoder(opts)
+		for i := lo; i < hi; i++ {
+			if (i-lo)%5000 == 0 && ctx.Err() != nil {
+				return
+			}
+			if e := data[i]; e.Split == SplitTrain && e.Weight > 0 {
+				read[i] = enc.EncodeReadings(e.Claim, e.Passage)
+				for _, in := range read[i] {
+					nli.Ablate(in, ablate)
+				}
+			}
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Encoded, 0, len(data))
+	two := 0
+	for i, e := range data {
+		ins := read[i]
+		if len(ins) == 0 {
+			out = append(out, e)
+			continue
+		}
+		if len(ins) > 1 {
+			two++
+		}
+		e.Weight /= float64(len(ins))
+		for _, in := range ins {
+			e.In = in
+			out = append(out, e)
+		}
+	}
+	logf("as judged: %d training pairs read as two passages (their bearing sentences and their focus window), each at half weight", two)
+	return out, nil
+}
+
 // checkpoint is the state written after each epoch.
 type checkpoint struct {
 	Key       string
@@ -373,7 +434,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged"))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -491,7 +552,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 			wSum += bw
 			if bw > 0 {
 				ck.Step++
-				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw, len(model.P)-acfg.Words*acfg.D, cfg.WordDecay)
+				adamStep(model.P, grad, ck.M, ck.V, ck.Step, lr, 1/bw, len(model.P)-acfg.Words*acfg.D, cfg.WeightDecay, cfg.WordDecay)
 				if cfg.EMA > 0 {
 					average(ck.EMA, model.P, cfg.EMA)
 				}
@@ -544,7 +605,7 @@ func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(str
 	if cfg.TeacherH > 0 {
 		t.H = cfg.TeacherH
 	}
-	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.CompleteSourcesOnly, t.Adversarial = 0, nil, "", false, false, 0
+	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.CompleteSourcesOnly, t.Adversarial, t.WeightDecay = 0, nil, "", false, false, 0, 0
 	if cfg.Checkpoint != "" {
 		t.Checkpoint = cfg.Checkpoint + ".teacher"
 	}
@@ -788,7 +849,9 @@ func writeCheckpoint(path string, ck *checkpoint) error {
 // batch touches for thousands of steps would otherwise decay into
 // subnormal numbers, which the CPU handles many times slower (epochs
 // took twice as long); its next update is then zero, as it nearly was.
-func adamStep(p, g, m, v []float64, step int, lr, scale float64, flush int, decay float64) {
+// Decoupled weight decay shrinks each parameter by lr times netDecay of
+// itself before index flush and by lr times decay from it on.
+func adamStep(p, g, m, v []float64, step int, lr, scale float64, flush int, netDecay, decay float64) {
 	const b1, b2, eps, clip = 0.9, 0.999, 1e-8, 5.0
 	norm := 0.0
 	for _, x := range g {
@@ -810,8 +873,12 @@ func adamStep(p, g, m, v []float64, step int, lr, scale float64, flush int, deca
 				v[i] = 0
 			}
 		}
-		if i >= flush && decay > 0 {
-			p[i] -= lr * decay * p[i]
+		d := netDecay
+		if i >= flush {
+			d = decay
+		}
+		if d > 0 {
+			p[i] -= lr * d * p[i]
 		}
 		p[i] -= lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + eps)
 	}
@@ -995,6 +1062,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Adversarial > 0 {
 		info["adversarial"] = strconv.FormatFloat(cfg.Adversarial, 'g', -1, 64)
+	}
+	if cfg.WeightDecay > 0 {
+		info["weight_decay"] = strconv.FormatFloat(cfg.WeightDecay, 'g', -1, 64)
+	}
+	if cfg.AsJudged {
+		info["as_judged"] = "true"
 	}
 	if cfg.WordDropout > 0 {
 		info["word_dropout"] = strconv.FormatFloat(cfg.WordDropout, 'g', -1, 64)

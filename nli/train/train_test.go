@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -66,6 +67,17 @@ func trainToy(t *testing.T, cfg Config) ([]Encoded, *align.Model) {
 	}
 	Calibrate([]*align.Model{m}, data)
 	return data, m
+}
+
+// trainBothWays trains the toy network with cfg, and with off applied to
+// a copy of cfg.
+func trainBothWays(t *testing.T, cfg Config, off func(*Config)) (with, without *align.Model) {
+	t.Helper()
+	_, with = trainToy(t, cfg)
+	plain := cfg
+	off(&plain)
+	_, without = trainToy(t, plain)
+	return with, without
 }
 
 // trainedBytes is the saved file of the toy network cfg trains.
@@ -138,12 +150,28 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 	t.Run("adversarial", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Adversarial: 0.05}
 		testDeterministicAndResumable(t, cfg)
-		_, with := trainToy(t, cfg)
-		plain := cfg
-		plain.Adversarial = 0
-		_, without := trainToy(t, plain)
+		with, without := trainBothWays(t, cfg, func(c *Config) { c.Adversarial = 0 })
 		if slices.Equal(with.P, without.P) {
 			t.Error("--adversarial trained the same network as without it")
+		}
+	})
+	t.Run("weight-decay", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, WeightDecay: 1}
+		testDeterministicAndResumable(t, cfg)
+		with, without := trainBothWays(t, cfg, func(c *Config) { c.WeightDecay = 0 })
+		// Decay pulls the weights towards zero: the decayed network's
+		// weights are smaller in all.
+		if norm(with.P) >= norm(without.P) {
+			t.Errorf("--weight-decay 1 left weights of norm %.4f, without it %.4f", norm(with.P), norm(without.P))
+		}
+		// A checkpoint without decay is not resumed with it.
+		plain := cfg
+		plain.WeightDecay, plain.Checkpoint, plain.Epochs = 0, filepath.Join(t.TempDir(), "ckpt"), 2
+		data, _ := trainToy(t, plain)
+		decayed := cfg
+		decayed.Checkpoint = plain.Checkpoint
+		if log := trainLog(t, decayed, data); !strings.Contains(log, "another configuration") {
+			t.Errorf("a run with --weight-decay resumed one without; log:\n%s", log)
 		}
 	})
 	t.Run("words", func(t *testing.T) {
@@ -506,5 +534,82 @@ func TestApplyWeights(t *testing.T) {
 	}
 	if got := Info(Config{Weights: map[string]float64{SetVitaminC: 2, SetFEVER: 3}}, 10)["set_weights"]; got != "fever=3,vitaminc_real_a=2" {
 		t.Errorf("Info set_weights = %q", got)
+	}
+}
+
+// norm is the Euclidean norm of p.
+func norm(p []float64) float64 {
+	n := 0.0
+	for _, x := range p {
+		n += x * x
+	}
+	return math.Sqrt(n)
+}
+
+// TestAdamStepDecay checks decoupled weight decay: with a zero gradient
+// Adam moves nothing, so each parameter is only shrunk, by lr times the
+// network's rate before flush and the tuned words' rate from it on.
+func TestAdamStepDecay(t *testing.T) {
+	p := []float64{1, -2, 4, 8}
+	g, m, v := make([]float64, 4), make([]float64, 4), make([]float64, 4)
+	adamStep(p, g, m, v, 1, 0.1, 1, 2, 0.5, 2)
+	want := []float64{0.95, -1.9, 3.2, 6.4}
+	for i := range p {
+		if math.Abs(p[i]-want[i]) > 1e-12 {
+			t.Errorf("parameter %d: %g after one decayed step, want %g", i, p[i], want[i])
+		}
+	}
+	// Without decay a zero gradient changes nothing.
+	q := []float64{1, -2, 4, 8}
+	adamStep(q, g, m, v, 2, 0.1, 1, 2, 0, 0)
+	if !slices.Equal(q, []float64{1, -2, 4, 8}) {
+		t.Errorf("a zero gradient without decay moved the parameters to %v", q)
+	}
+}
+
+// TestReadings checks that a training pair with a long passage is read as
+// the judge reads it, as two inputs of half its weight each (its bearing
+// sentences and its focus window), that a pair of one sentence keeps its
+// input, and that the other splits and the order of data are kept.
+func TestReadings(t *testing.T) {
+	long := "The harbour was dredged in 1880. Figures show exports rose 4 percent in 1903. The museum opened its doors in 1910. A new pier was built."
+	exs := []Example{
+		{Set: "toy", Claim: "Exports rose by 4 percent in 1903 across the region.", Passage: long, Target: tEntail, Split: SplitTrain},
+		{Set: "toy", Claim: "Exports rose by 4 percent in 1903 across the region.", Passage: "Figures show exports fell 4 percent in 1903.", Target: tContradict, Split: SplitTrain},
+		{Set: "toy", Claim: "Exports rose by 4 percent in 1903 across the region.", Passage: long, Target: tEntail, Split: SplitCalib},
+	}
+	data, err := Encode(context.Background(), exs, "", nli.EncoderOptions{}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	read, err := Readings(context.Background(), data, "", nli.EncoderOptions{}, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != 4 {
+		t.Fatalf("%d pairs after reading, want 4 (the long training pair twice)", len(read))
+	}
+	if read[0].Passage != long || read[1].Passage != long || read[0].Weight != 0.5 || read[1].Weight != 0.5 {
+		t.Errorf("the long training pair's readings: %q weight %g, %q weight %g; want it twice at half weight", read[0].Passage, read[0].Weight, read[1].Passage, read[1].Weight)
+	}
+	// The first reading is the whole passage (every sentence bears on
+	// the claim), the second its focus: the one sentence with the claim's
+	// words, far fewer tokens.
+	if len(read[0].In.B) != len(data[0].In.B) || len(read[1].In.B) >= len(read[0].In.B) {
+		t.Errorf("readings of %d and %d passage tokens, the whole passage %d; want the whole, then a shorter focus", len(read[0].In.B), len(read[1].In.B), len(data[0].In.B))
+	}
+	one := nli.NewEncoder(nli.EncoderOptions{}).Encode("Exports rose by 4 percent in 1903 across the region.", "Figures show exports rose 4 percent in 1903.")
+	if len(read[1].In.B) != len(one.B) {
+		t.Errorf("the focus reads %d tokens, the sentence alone %d", len(read[1].In.B), len(one.B))
+	}
+	if read[2].Weight != 1 || !reflect.DeepEqual(read[2].In, data[1].In) {
+		t.Errorf("the one-sentence pair changed: weight %g", read[2].Weight)
+	}
+	if read[3].Split != SplitCalib || read[3].Weight != 1 || read[3].In != data[2].In {
+		t.Errorf("the calibration pair was read again: %+v", read[3].Example)
+	}
+	if !strings.Contains(log.String(), "1 training pairs read as two passages") {
+		t.Errorf("log does not count the pairs read twice:\n%s", log.String())
 	}
 }
