@@ -214,10 +214,12 @@ func judgeFocused(judge func(c, p *text) evidence.Judgment, c *text, passage str
 }
 
 // readings returns the texts judgeFocused judges passage as, against claim
-// c, their judgments averaged: the sentences that bear on the claim (all of
-// a passage of at most focusSentences), and for a longer passage its focus
-// too; or the focus alone when it has every content word of the claim,
-// since the rest of the passage can only dilute it.
+// c, their judgments averaged: the sentences that bear on the claim
+// ([bearing]; the passage as it is when all of them do), and for a passage
+// of more than focusSentences sentences its focus ([focus]) too; or the
+// focus alone when it has every content word of the claim, since the rest
+// of the passage can only dilute it. nli/train reads training passages
+// through it too (Encoder.EncodeReadings).
 func readings(c *text, passage string) []*text {
 	sents := resolvePronouns(sentences.Texts(passage))
 	whole := passage
