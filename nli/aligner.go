@@ -224,11 +224,18 @@ func (e *Encoder) Words(text string, f func(string)) {
 // Encode returns the network input of a pair, the passage cut to the
 // first words the model reads.
 func (e *Encoder) Encode(claim, passage string) *align.Input {
+	c, passage := e.read(claim, passage)
+	return e.e.encode(c, analyse(passage))
+}
+
+// read returns the analysed claim and the passage as the model's options
+// have it read (without its asides under DropAsides).
+func (e *Encoder) read(claim, passage string) (*text, string) {
 	c := analyse(claim)
 	if e.opts.DropAsides {
 		passage = dropAsides(c, passage)
 	}
-	return e.e.encode(c, analyse(passage))
+	return c, passage
 }
 
 // EncodeReadings returns the network inputs of a pair as the judge reads
@@ -237,10 +244,7 @@ func (e *Encoder) Encode(claim, passage string) *align.Input {
 // two that bears most on it (see [Builtin.Judge]). A passage of one
 // sentence gives the input Encode gives.
 func (e *Encoder) EncodeReadings(claim, passage string) []*align.Input {
-	c := analyse(claim)
-	if e.opts.DropAsides {
-		passage = dropAsides(c, passage)
-	}
+	c, passage := e.read(claim, passage)
 	var ins []*align.Input
 	for _, p := range readings(c, passage) {
 		ins = append(ins, e.e.encode(c, p))

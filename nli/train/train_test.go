@@ -127,15 +127,13 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 	t.Run("source-priors", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, SourcePriors: true}
 		testDeterministicAndResumable(t, cfg)
-		_, with := trainToy(t, cfg)
-		plain := cfg
-		plain.SourcePriors = false
-		_, without := trainToy(t, plain)
+		with, without := trainBothWays(t, cfg, func(c *Config) { c.SourcePriors = false })
 		if slices.Equal(with.P, without.P) {
 			t.Error("--source-priors trained the same network as without it")
 		}
 		// A checkpoint without the priors is not resumed with them.
-		plain.Checkpoint, plain.Epochs = filepath.Join(t.TempDir(), "ckpt"), 2
+		plain := cfg
+		plain.SourcePriors, plain.Checkpoint, plain.Epochs = false, filepath.Join(t.TempDir(), "ckpt"), 2
 		data, _ := trainToy(t, plain)
 		withPriors := cfg
 		withPriors.Checkpoint = plain.Checkpoint
