@@ -115,7 +115,12 @@ the claim and, for a passage of more than two sentences, the window of one
 or two that bears most on it, each at half the pair's weight (or that
 window alone when it holds every content word of the claim), instead of the
 passage's first 128 tokens; the shipped model was not trained so
-(docs/nli-development.md, "Passages as the judge reads them").`,
+(docs/nli-development.md, "Passages as the judge reads them").
+--context transformer trains, in place of the aligning network, a small
+transformer over claim and passage read as one sequence (--layers N layers,
+default 2; four attention heads, so --d a multiple of 4), its attention
+between the two sides biased by the same lexical relations; the shipped
+model is not one (docs/nli-development.md, "A small transformer").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -123,6 +128,12 @@ passage's first 128 tokens; the shipped model was not trained so
 			}
 			if _, err := train.ContextCode(cfg.Context); err != nil {
 				return &evidence.InputError{Field: "context", Message: "--context: " + err.Error()}
+			}
+			if cfg.Layers < 0 || cfg.Layers > align.MaxLayers || (cfg.Layers > 0 && cfg.Context != "transformer") {
+				return &evidence.InputError{Field: "layers", Message: fmt.Sprintf("--layers %d: want 1 to %d (0 = 2), with --context transformer", cfg.Layers, align.MaxLayers)}
+			}
+			if cfg.Context == "transformer" && (cfg.Adversarial > 0 || cfg.Compose || cfg.Ablate == "attention") {
+				return &evidence.InputError{Field: "context", Message: "--context transformer: not with --adversarial, --compose or --ablate attention (a transformer has no alignment and no comparisons)"}
 			}
 			switch cfg.Ablate {
 			case "", "none", "wordnet", "quantity", "attention":
@@ -196,6 +207,9 @@ passage's first 128 tokens; the shipped model was not trained so
 				}
 				cfg.Weights[name] = w
 			}
+			if err := cfg.CheckShape(); err != nil {
+				return &evidence.InputError{Field: "d", Message: "the network's shape: " + err.Error()}
+			}
 			cfg.DataDir = dataDir
 			if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
 				return fmt.Errorf("--data-dir %s: not a directory of labeled data", dataDir)
@@ -244,7 +258,8 @@ passage's first 128 tokens; the shipped model was not trained so
 	fl.Float64Var(&cfg.Distill, "distill", 0, "weight of the teacher's probabilities in each training pair's loss, the label's being 1 minus it (0 = none)")
 	fl.Float64Var(&cfg.DistillTemperature, "distill-temperature", 1, "with --distill, the temperature T of the teacher's and the networks' probabilities in the distillation term, which is scaled by T squared (1 = none)")
 	fl.Float64Var(&cfg.WordDropout, "word-dropout", 0, "probability that a training token is read without its word vector, as an unknown word (0 = none)")
-	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none")
+	fl.StringVar(&cfg.Context, "context", "conv", "contextual encoder before alignment: conv (width-3 convolution), convself (the convolution, then intra-sentence attention), gru (a bidirectional GRU) or none; or transformer, a small transformer over claim and passage as one sequence in place of the alignment (--d a multiple of 4)")
+	fl.IntVar(&cfg.Layers, "layers", 0, "with --context transformer, its layers (0 = 2)")
 	return cmd
 }
 

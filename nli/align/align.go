@@ -83,6 +83,9 @@ type Config struct {
 	// Word numbers its row; tokens of other words get none). The words
 	// themselves are the caller's (nli.Aligner.Vocab).
 	Words int `json:"words,omitempty"`
+	// Layers is the number of transformer layers of a CtxTransformer
+	// network (1 to MaxLayers); 0 for the other encoders.
+	Layers int `json:"layers,omitempty"`
 }
 
 // MaxWords bounds Config.Words.
@@ -122,6 +125,8 @@ type views struct {
 	wq, bq                                     []float64 // composition convolution (Compose)
 	wg                                         []float64 // recurrent encoder, both directions (Ctx == CtxGRU; gruDir)
 	we                                         []float64 // tuned words' projection corrections, Words x D
+	seg                                        []float64 // CtxTransformer: the claim's and the passage's side vectors, 2 x D
+	tl                                         []tlayer  // CtxTransformer: the layers
 }
 
 func (c Config) in() int   { return c.Emb + NumChannels }
@@ -130,6 +135,9 @@ func (c Config) feat() int { return 4*c.D + NumGlobal }
 
 // Size is the number of parameters.
 func (c Config) Size() int {
+	if c.Ctx == CtxTransformer {
+		return c.transformerSize()
+	}
 	n := c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
 	if c.Ctx == CtxConv || c.Ctx == CtxConvSelf {
 		n += 3*c.D*c.D + c.D
@@ -147,6 +155,9 @@ func (c Config) Size() int {
 }
 
 func (c Config) views(p []float64) views {
+	if c.Ctx == CtxTransformer {
+		return c.transformerViews(p)
+	}
 	var v views
 	take := func(n int) []float64 { s := p[:n:n]; p = p[n:]; return s }
 	v.wp, v.bp, v.wr = take(c.D*c.in()), take(c.D), take(NumRelations)
@@ -217,6 +228,9 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	for i := range v.wr {
 		v.wr[i] = 1
 	}
+	if cfg.Ctx == CtxTransformer {
+		initTransformer(cfg, v, init)
+	}
 	for i := range v.sg {
 		// The gate starts small: the attended context is added gently.
 		v.sg[i] = 0.1
@@ -227,20 +241,41 @@ func New(cfg Config, rng *rand.Rand) *Model {
 	return m
 }
 
-// Validate checks a loaded model.
-func (m *Model) Validate() error {
-	c := m.Cfg
+// Check checks the shape alone.
+func (c Config) Check() error {
 	if c.Emb <= 0 || c.D <= 0 || c.H <= 0 || c.Emb > 4096 || c.D > 4096 || c.H > 4096 {
 		return fmt.Errorf("bad shape %+v", c)
 	}
-	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf && c.Ctx != CtxGRU {
+	if c.Ctx != CtxNone && c.Ctx != CtxConv && c.Ctx != CtxConvSelf && c.Ctx != CtxGRU && c.Ctx != CtxTransformer {
 		return fmt.Errorf("unknown contextual encoder %d", c.Ctx)
+	}
+	if c.Ctx == CtxTransformer {
+		if c.Layers < 1 || c.Layers > MaxLayers {
+			return fmt.Errorf("a transformer of %d layers, want 1 to %d", c.Layers, MaxLayers)
+		}
+		if c.D%TransformerHeads != 0 {
+			return fmt.Errorf("a transformer needs a width that is a multiple of %d, not %d", TransformerHeads, c.D)
+		}
+		if c.NoAttn || c.Compose {
+			return errors.New("a transformer has no alignment to leave out and no comparisons to compose")
+		}
+	} else if c.Layers != 0 {
+		return fmt.Errorf("%d transformer layers for another encoder", c.Layers)
 	}
 	if c.Words < 0 || c.Words > MaxWords {
 		return fmt.Errorf("%d tuned words, want 0 to %d", c.Words, MaxWords)
 	}
 	if c.Ctx == CtxGRU && c.D%2 != 0 {
 		return fmt.Errorf("the recurrent encoder needs an even width, not %d", c.D)
+	}
+	return nil
+}
+
+// Validate checks a loaded model.
+func (m *Model) Validate() error {
+	c := m.Cfg
+	if err := c.Check(); err != nil {
+		return err
 	}
 	if len(m.P) != c.Size() {
 		return fmt.Errorf("%d parameters, the shape needs %d", len(m.P), c.Size())
@@ -298,6 +333,8 @@ type Cache struct {
 	Dropout float64
 	Rand    *rand.Rand
 	pad     []float64 // one side's projections with a zero row at each end (convolve)
+	tx      []float64 // CtxTransformer: the first layer's input, (n+m) x D
+	tl      []tcache  // CtxTransformer: the layers' passes
 }
 
 // grow returns s with length n, zeroed, reallocated only when too small.
@@ -317,6 +354,9 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	}
 	cfg := mod.Cfg
 	v := cfg.views(mod.P)
+	if cfg.Ctx == CtxTransformer {
+		return mod.forwardTransformer(in, c, v)
+	}
 	D, K := cfg.D, NumRelations
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
@@ -388,12 +428,6 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	c.ub, c.vb = grow(c.ub, m*P), grow(c.vb, m*D)
 	compare(D, c.ha, c.at, c.ra, c.ua, c.va, v.wa, v.ba, n)
 	compare(D, c.hb, c.bt, c.rb, c.ub, c.vb, v.wb, v.bb, m)
-	F := cfg.feat()
-	c.f = grow(c.f, F)
-	if cap(c.amax) < 2*D {
-		c.amax = make([]int, 2*D)
-	}
-	c.amax = c.amax[:2*D]
 	pooledA, pooledB := c.va, c.vb
 	if cfg.Compose {
 		c.qa, c.qb = grow(c.qa, n*D), grow(c.qb, m*D)
@@ -401,6 +435,19 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 		c.ob = convolve(D, v.wq, v.bq, c.vb, c.qb, grow(c.ob, m*D), m, &c.pad)
 		pooledA, pooledB = c.oa, c.ob
 	}
+	return classify(cfg, v, in, c, pooledA, pooledB)
+}
+
+// classify pools the claim's n rows of pooledA and the passage's m rows of
+// pooledB (mean and max each), adds the global features and runs the
+// classifier: the logits, with what Backward needs kept in c.
+func classify(cfg Config, v views, in *Input, c *Cache, pooledA, pooledB []float64) [NumLabels]float64 {
+	D, F, n, m := cfg.D, cfg.feat(), c.n, c.m
+	c.f = grow(c.f, F)
+	if cap(c.amax) < 2*D {
+		c.amax = make([]int, 2*D)
+	}
+	c.amax = c.amax[:2*D]
 	pool(pooledA, n, D, c.f[0:2*D], c.amax[:D])
 	pool(pooledB, m, D, c.f[2*D:4*D], c.amax[D:])
 	copy(c.f[4*D:], in.Global[:])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +66,8 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Ctx: CtxGRU},
 		{Emb: 5, D: 6, H: 5, Ctx: CtxGRU, Compose: true},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Words: 3},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxTransformer, Layers: 1},
+		{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: 2, Words: 3},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		m := New(cfg, rng)
@@ -257,6 +260,7 @@ func TestFastMatchesForward(t *testing.T) {
 		{Emb: 100, D: 48, H: 64, Compose: true},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxGRU},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Words: 7},
+		{Emb: 100, D: 32, H: 48, Ctx: CtxTransformer, Layers: 2},
 	} {
 		rng := rand.New(rand.NewPCG(9, 10))
 		m0, m1 := New(cfg, rng), New(cfg, rng)
@@ -384,5 +388,34 @@ func TestGradientPerturbed(t *testing.T) {
 		if z := m.Forward(in, &reused); z != plain {
 			t.Errorf("%s: logits %v on a reused cache without the perturbation, %v on a new one", name, z, plain)
 		}
+	}
+}
+
+// TestValidateTransformer: a transformer's shape is checked as the other
+// encoders' are, and a model file cannot give layers to another encoder.
+func TestValidateTransformer(t *testing.T) {
+	good := Config{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: 2}
+	if err := New(good, rand.New(rand.NewPCG(1, 1))).Validate(); err != nil {
+		t.Fatalf("valid transformer: %v", err)
+	}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer}, "0 layers"},
+		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: MaxLayers + 1}, "want 1 to 8"},
+		{Config{Emb: 5, D: 6, H: 5, Ctx: CtxTransformer, Layers: 1}, "multiple of 4"},
+		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: 1, Compose: true}, "no comparisons"},
+		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxConv, Layers: 1}, "another encoder"},
+	} {
+		m := &Model{Cfg: c.cfg, P: make([]float64, c.cfg.Size()), Temperature: 1}
+		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one that says %q", c.cfg, err, c.want)
+		}
+	}
+	m := New(good, rand.New(rand.NewPCG(1, 1)))
+	m.P = m.P[:len(m.P)-1]
+	if err := m.Validate(); err == nil {
+		t.Error("a transformer one parameter short validated")
 	}
 }

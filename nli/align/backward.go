@@ -9,45 +9,21 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	cfg := mod.Cfg
 	v := cfg.views(mod.P)
 	gv := cfg.views(grad)
-	D, K, H, F, P := cfg.D, NumRelations, cfg.H, cfg.feat(), cfg.cmp()
+	if cfg.Ctx == CtxTransformer {
+		mod.backwardTransformer(in, c, dz, v, gv, ws)
+		return
+	}
+	D, K, P := cfg.D, NumRelations, cfg.cmp()
 	n, m := c.n, c.m
 
-	// Classifier.
-	dz1 := ws.vec(&ws.dz1, H)
-	for k := range NumLabels {
-		gv.b2[k] += dz[k]
-		axpy(gv.w2[k*H:(k+1)*H], dz[k], c.z1)
-		axpy(dz1, dz[k], v.w2[k*H:(k+1)*H])
-	}
-	drop := c.Dropout > 0 && c.Rand != nil
-	df := ws.vec(&ws.df, F)
-	for k := range H {
-		if c.z1[k] <= 0 {
-			continue
-		}
-		g := dz1[k]
-		if drop {
-			g *= c.mz[k]
-		}
-		gv.b1[k] += g
-		axpy(gv.w1[k*F:(k+1)*F], g, c.f)
-		axpy(df, g, v.w1[k*F:(k+1)*F])
-	}
-	if drop {
-		for k, x := range c.mf {
-			df[k] *= x
-		}
-	}
-
-	// Pooling.
+	// Classifier and pooling.
 	dva, dvb := ws.vec(&ws.dva, n*D), ws.vec(&ws.dvb, m*D)
 	pooledA, pooledB := dva, dvb // the gradients of the pooled rows
 	if cfg.Compose {
 		// The pooled rows were the composed ones.
 		pooledA, pooledB = ws.vec(&ws.doa, n*D), ws.vec(&ws.dob, m*D)
 	}
-	unpool(df[0:2*D], pooledA, n, D, c.amax[:D])
-	unpool(df[2*D:4*D], pooledB, m, D, c.amax[D:])
+	unclassify(cfg, v, gv, c, dz, ws, pooledA, pooledB)
 	if cfg.Compose {
 		unconvolve(D, v.wq, gv.wq, gv.bq, c.va, c.qa, pooledA, dva, n)
 		unconvolve(D, v.wq, gv.wq, gv.bq, c.vb, c.qb, pooledB, dvb, m)
@@ -141,6 +117,40 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	unproject(cfg, gv, in.B, c.hb, dhb)
 }
 
+// unclassify adds to gv the classifier's gradients given dz, the
+// gradient of the logits of the last classify, and to dA and dB (n x D,
+// m x D) the gradients of the rows it pooled.
+func unclassify(cfg Config, v, gv views, c *Cache, dz [NumLabels]float64, ws *Scratch, dA, dB []float64) {
+	D, H, F := cfg.D, cfg.H, cfg.feat()
+	dz1 := ws.vec(&ws.dz1, H)
+	for k := range NumLabels {
+		gv.b2[k] += dz[k]
+		axpy(gv.w2[k*H:(k+1)*H], dz[k], c.z1)
+		axpy(dz1, dz[k], v.w2[k*H:(k+1)*H])
+	}
+	drop := c.Dropout > 0 && c.Rand != nil
+	df := ws.vec(&ws.df, F)
+	for k := range H {
+		if c.z1[k] <= 0 {
+			continue
+		}
+		g := dz1[k]
+		if drop {
+			g *= c.mz[k]
+		}
+		gv.b1[k] += g
+		axpy(gv.w1[k*F:(k+1)*F], g, c.f)
+		axpy(df, g, v.w1[k*F:(k+1)*F])
+	}
+	if drop {
+		for k, x := range c.mf {
+			df[k] *= x
+		}
+	}
+	unpool(df[0:2*D], dA, c.n, D, c.amax[:D])
+	unpool(df[2*D:4*D], dB, c.m, D, c.amax[D:])
+}
+
 // unconvolve sets dh to the gradient through out = h + ReLU(conv(h))
 // given dout (convolve's filters w), and adds the filters' gradients to gw
 // and gb.
@@ -174,6 +184,8 @@ type Scratch struct {
 	dpa, dpb, doa, dob                                            []float64
 	dga, dgb, dsel, dt                                            []float64
 	gcarry, gda, grs, grsv, gnext                                 []float64 // ungru
+	dtx                                                           []float64 // the transformer's output rows
+	t                                                             tscratch  // the transformer's layers
 }
 
 // EncoderInputGrad returns the gradient of the last Backward with respect

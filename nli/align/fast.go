@@ -12,7 +12,8 @@ import "github.com/viterin/vek/vek32"
 // order and precision: the logits agree to about 1e-5
 // (TestFastMatchesForward). Training keeps Model.Forward, in float64,
 // whose cache the backward pass reads. Networks with intra-sentence
-// attention, and pairs with an empty side, are run by Model.Forward.
+// attention, transformers (CtxTransformer), and pairs with an empty side,
+// are run by Model.Forward.
 // Read-only and safe for concurrent use.
 type Fast struct {
 	m   *Model
@@ -51,7 +52,7 @@ type Cache32 struct {
 // NewFast prepares m for inference. m must not change afterwards.
 func NewFast(m *Model) *Fast {
 	cfg := m.Cfg
-	f := &Fast{m: m, cfg: cfg, fallback: cfg.Ctx == CtxConvSelf || cfg.NoAttn}
+	f := &Fast{m: m, cfg: cfg, fallback: cfg.Ctx == CtxConvSelf || cfg.Ctx == CtxTransformer || cfg.NoAttn}
 	if f.fallback {
 		return f
 	}

@@ -78,8 +78,12 @@ type Config struct {
 	WordDropout float64
 	// Context is the contextual encoder before alignment: "conv" (a
 	// width-3 convolution, the default), "convself" (the convolution
-	// followed by intra-sentence attention) or "none".
+	// followed by intra-sentence attention), "gru" or "none"; or
+	// "transformer", a small transformer over claim and passage as one
+	// sequence in place of the alignment (align.CtxTransformer) of Layers
+	// layers (default 2).
 	Context string
+	Layers  int
 	// Compose adds the composition convolution over the comparisons
 	// (align.Config.Compose).
 	Compose bool
@@ -201,8 +205,10 @@ func ContextCode(s string) (int, error) {
 		return align.CtxConvSelf, nil
 	case "gru":
 		return align.CtxGRU, nil
+	case "transformer":
+		return align.CtxTransformer, nil
 	}
-	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself, gru or none", s)
+	return 0, fmt.Errorf("unknown contextual encoder %q: want conv, convself, gru, none or transformer", s)
 }
 
 // Shards is the number of fixed parts each batch is split into; the parts
@@ -249,6 +255,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Context == "" {
 		c.Context = "conv"
+	}
+	if c.Context == "transformer" && c.Layers == 0 {
+		c.Layers = 2
 	}
 	return c
 }
@@ -434,7 +443,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged"))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers)))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -918,7 +927,19 @@ func (c Config) net() (align.Config, error) {
 	if err != nil {
 		return align.Config{}, err
 	}
-	return align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose, Words: len(c.Vocab)}, nil
+	a := align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose, Words: len(c.Vocab), Layers: c.Layers}
+	if err := a.Check(); err != nil {
+		return align.Config{}, err
+	}
+	return a, nil
+}
+
+// CheckShape reports whether the network c describes can be built (a
+// transformer's width a multiple of its heads, layers only for a
+// transformer, and so on).
+func (c Config) CheckShape() error {
+	_, err := c.withDefaults().net()
+	return err
 }
 
 // Calibrate fits the temperature and per-class bias of an ensemble (one
@@ -1037,6 +1058,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Compose {
 		info["compose"] = "true"
+	}
+	if cfg.Layers > 0 {
+		info["layers"] = strconv.Itoa(cfg.Layers)
 	}
 	if cfg.Distill > 0 {
 		info["distill"] = strconv.FormatFloat(cfg.Distill, 'g', -1, 64)

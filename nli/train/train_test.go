@@ -115,14 +115,20 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		}
 		// A checkpoint without the layer is not resumed with it.
 		plain := cfg
-		plain.Compose, plain.Checkpoint = false, filepath.Join(t.TempDir(), "ckpt")
-		plain.Epochs = 2
-		data, _ := trainToy(t, plain)
-		withLayer := cfg
-		withLayer.Checkpoint = plain.Checkpoint
-		if log := trainLog(t, withLayer, data); !strings.Contains(log, "another configuration") {
-			t.Errorf("a network with the composition layer resumed one without; log:\n%s", log)
+		plain.Compose = false
+		notResumed(t, plain, cfg, "a network with the composition layer resumed one without")
+	})
+	t.Run("transformer", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Context: "transformer"}
+		testDeterministicAndResumable(t, cfg)
+		_, m := trainToy(t, cfg)
+		if m.Cfg.Ctx != align.CtxTransformer || m.Cfg.Layers != 2 || len(m.P) != m.Cfg.Size() {
+			t.Errorf("--context transformer trained %+v, want a transformer of 2 layers", m.Cfg)
 		}
+		// A checkpoint of one layer is not resumed with two.
+		one := cfg
+		one.Layers = 1
+		notResumed(t, one, cfg, "a transformer of two layers resumed one of one")
 	})
 	t.Run("source-priors", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, SourcePriors: true}
@@ -133,14 +139,8 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		}
 		// A checkpoint without the priors is not resumed with them.
 		plain := cfg
-		plain.SourcePriors, plain.Checkpoint, plain.Epochs = false, filepath.Join(t.TempDir(), "ckpt"), 2
-		data, _ := trainToy(t, plain)
-		withPriors := cfg
-		withPriors.Checkpoint = plain.Checkpoint
-		log := trainLog(t, withPriors, data)
-		if !strings.Contains(log, "another configuration") {
-			t.Errorf("a run with --source-priors resumed one without; log:\n%s", log)
-		}
+		plain.SourcePriors = false
+		log := notResumed(t, plain, cfg, "a run with --source-priors resumed one without")
 		if !strings.Contains(log, "label prior of toy") {
 			t.Errorf("the run did not report its sources' priors; log:\n%s", log)
 		}
@@ -164,13 +164,8 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		}
 		// A checkpoint without decay is not resumed with it.
 		plain := cfg
-		plain.WeightDecay, plain.Checkpoint, plain.Epochs = 0, filepath.Join(t.TempDir(), "ckpt"), 2
-		data, _ := trainToy(t, plain)
-		decayed := cfg
-		decayed.Checkpoint = plain.Checkpoint
-		if log := trainLog(t, decayed, data); !strings.Contains(log, "another configuration") {
-			t.Errorf("a run with --weight-decay resumed one without; log:\n%s", log)
-		}
+		plain.WeightDecay = 0
+		notResumed(t, plain, cfg, "a run with --weight-decay resumed one without")
 	})
 	t.Run("words", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Vocab: Vocabulary(toyData(), 4)}
@@ -298,6 +293,21 @@ func TestVocabulary(t *testing.T) {
 	if w := Vocabulary(exs, 0); w != nil {
 		t.Errorf("Vocabulary(k=0) = %q, want none", w)
 	}
+}
+
+// notResumed trains plain for two epochs to a new checkpoint and checks
+// that other, given that checkpoint, starts anew instead of resuming it
+// (failing with complaint otherwise); it returns other's training log.
+func notResumed(t *testing.T, plain, other Config, complaint string) string {
+	t.Helper()
+	plain.Checkpoint, plain.Epochs = filepath.Join(t.TempDir(), "ckpt"), 2
+	data, _ := trainToy(t, plain)
+	other.Checkpoint = plain.Checkpoint
+	log := trainLog(t, other, data)
+	if !strings.Contains(log, "another configuration") {
+		t.Errorf("%s; log:\n%s", complaint, log)
+	}
+	return log
 }
 
 func testDeterministicAndResumable(t *testing.T, cfg Config) {
