@@ -605,10 +605,18 @@ func selfAttend(D int, v views, g, s, t, out []float64, n int) []float64 {
 		for j, a := range row {
 			axpy(ti, a, g[j*D:(j+1)*D])
 		}
-		oi := out[i*D : (i+1)*D]
-		for k := range D {
-			oi[k] = gi[k] + v.sg[k]*ti[k]
-		}
+		gate(out[i*D:(i+1)*D], gi, v.sg, ti)
+	}
+	return out
+}
+
+// gate writes out = x + g ⊙ y row by row, g holding one gate per unit of
+// a row (len(g) wide): a residual connection whose added part each unit
+// scales by a learned gate (selfAttend's sg, the transformer's g1, g2).
+func gate(out, x, g, y []float64) []float64 {
+	D := len(g)
+	for i := range out {
+		out[i] = x[i] + g[i%D]*y[i]
 	}
 	return out
 }

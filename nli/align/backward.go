@@ -208,11 +208,7 @@ func unselfAttend(D int, v, gv views, g, s, t, dout, dg []float64, n int, ws *Sc
 	dt := ws.vec(&ws.dt, D)
 	ds := ws.vec(&ws.dsel, n)
 	for i := range n {
-		di, ti := dout[i*D:(i+1)*D], t[i*D:(i+1)*D]
-		for k := range D {
-			gv.sg[k] += di[k] * ti[k]
-			dt[k] = v.sg[k] * di[k]
-		}
+		ungate(dt, dout[i*D:(i+1)*D], v.sg, gv.sg, t[i*D:(i+1)*D])
 		row := s[i*n : (i+1)*n]
 		for j, a := range row {
 			ds[j] = dot(dt, g[j*D:(j+1)*D])
@@ -230,6 +226,18 @@ func unselfAttend(D int, v, gv views, g, s, t, dout, dg []float64, n int, ws *Sc
 			axpy(dg[j*D:(j+1)*D], de*scale, gi)
 		}
 	}
+}
+
+// ungate is gate's backward pass: given dout, the gradient of out = x +
+// g ⊙ y, it adds to gg the gates' gradients and writes to dy, which it
+// returns, the gradient of y (that of x is dout itself).
+func ungate(dy, dout, g, gg, y []float64) []float64 {
+	D := len(g)
+	for i := range dy {
+		gg[i%D] += dout[i] * y[i]
+		dy[i] = g[i%D] * dout[i]
+	}
+	return dy
 }
 
 func (ws *Scratch) vec(p *[]float64, n int) []float64 {

@@ -209,19 +209,13 @@ func transformerLayer(D int, t tlayer, c *tcache, x []float64, n, m int, relb []
 		}
 	}
 	c.o = linear(t.wo, t.bo, c.ctx, grow(c.o, N*D), N, D)
-	c.x1 = grow(c.x1, N*D)
-	for i := range N * D {
-		c.x1[i] = x[i] + t.g1[i%D]*c.o[i]
-	}
+	c.x1 = gate(grow(c.x1, N*D), x, t.g1, c.o)
 	c.hf = linear(t.f1, t.c1, c.x1, grow(c.hf, N*2*D), N, D)
 	for i, s := range c.hf {
 		c.hf[i] = relu(s)
 	}
 	c.ff = linear(t.f2, t.c2, c.hf, grow(c.ff, N*D), N, 2*D)
-	c.out = grow(c.out, N*D)
-	for i := range N * D {
-		c.out[i] = c.x1[i] + t.g2[i%D]*c.ff[i]
-	}
+	c.out = gate(grow(c.out, N*D), c.x1, t.g2, c.ff)
 	return c.out
 }
 
@@ -237,7 +231,7 @@ func (mod *Model) backwardTransformer(in *Input, c *Cache, dz [NumLabels]float64
 	dx := ws.vec(&ws.dtx, N*D)
 	unclassify(cfg, v, gv, c, dz, ws, dx[:n*D], dx[n*D:])
 	for l := cfg.Layers - 1; l >= 0; l-- {
-		dx = untransformerLayer(D, v.tl[l], gv.tl[l], &c.tl[l], dx, n, m, c.relb, &ws.t)
+		dx = untransformerLayer(D, v.tl[l], gv.tl[l], &c.tl[l], dx, n, m, c.relb, ws)
 	}
 	for i := range N {
 		axpy(side(gv.seg, D, i, n), 1, dx[i*D:(i+1)*D])
@@ -247,22 +241,18 @@ func (mod *Model) backwardTransformer(in *Input, c *Cache, dz [NumLabels]float64
 }
 
 // untransformerLayer adds to gt the gradients of one layer given dout,
-// the gradient of its output, and returns that of its input (in s, which
-// the next call reuses: dout is read before it is overwritten).
-func untransformerLayer(D int, t, gt tlayer, c *tcache, dout []float64, n, m int, relb []uint16, s *tscratch) []float64 {
+// the gradient of its output, and returns that of its input (in ws.t,
+// which the next call reuses: dout is read before it is overwritten).
+func untransformerLayer(D int, t, gt tlayer, c *tcache, dout []float64, n, m int, relb []uint16, ws *Scratch) []float64 {
 	N := n + m
 	H, dh := TransformerHeads, D/TransformerHeads
 	scale := 1 / math.Sqrt(float64(dh))
-	vec := func(p *[]float64, k int) []float64 { *p = grow(*p, k); return *p }
+	s, vec := &ws.t, ws.vec
 
 	// out = x1 + g2 ⊙ ff, ff = f2 ReLU(f1 x1 + c1) + c2.
 	dx1 := vec(&s.dx1, N*D)
 	copy(dx1, dout[:N*D])
-	dff := vec(&s.dff, N*D)
-	for i := range N * D {
-		gt.g2[i%D] += dout[i] * c.ff[i]
-		dff[i] = t.g2[i%D] * dout[i]
-	}
+	dff := ungate(vec(&s.dff, N*D), dout, t.g2, gt.g2, c.ff)
 	dhf := vec(&s.dhf, N*2*D)
 	unlinear(t.f2, gt.f2, gt.c2, c.hf, dff, dhf, N, 2*D)
 	for i, h := range c.hf {
@@ -275,11 +265,7 @@ func untransformerLayer(D int, t, gt tlayer, c *tcache, dout []float64, n, m int
 	// x1 = x + g1 ⊙ o, o = wo ctx + bo.
 	dx := vec(&s.dx, N*D) // dout is not read after this
 	copy(dx, dx1)
-	do := vec(&s.do, N*D)
-	for i := range N * D {
-		gt.g1[i%D] += dx1[i] * c.o[i]
-		do[i] = t.g1[i%D] * dx1[i]
-	}
+	do := ungate(vec(&s.do, N*D), dx1, t.g1, gt.g1, c.o)
 	dctx := vec(&s.dctx, N*D)
 	unlinear(t.wo, gt.wo, gt.bo, c.ctx, do, dctx, N, D)
 
