@@ -116,6 +116,18 @@ or two that bears most on it, each at half the pair's weight (or that
 window alone when it holds every content word of the claim), instead of the
 passage's first 128 tokens; the shipped model was not trained so
 (docs/nli-development.md, "Passages as the judge reads them").
+--label-smoothing E trains each pair's label term against a target that
+keeps 1-E on its label and spreads E evenly over the three labels (label
+smoothing); the teacher's term is left as it is, a teacher trained with
+--teacher-members is trained without it, and the shipped model was not
+trained with it (docs/nli-development.md, "Label smoothing").
+--substitute P adds, for each training pair, a copy whose plain words
+(lower case, not stop words, and no figure, name, negation, quantifier,
+modal or direction word) are each replaced with probability P by one of
+their eight nearest words in the word vectors; the copies carry no label
+and learn the teacher's probabilities alone, so the run needs --distill and
+a teacher; the shipped model was not trained with it
+(docs/nli-development.md, "Word substitution").
 --context transformer trains, in place of the aligning network, a small
 transformer over claim and passage read as one sequence (--layers N layers,
 default 2; four attention heads, so --d a multiple of 4), its attention
@@ -171,6 +183,12 @@ model is not one (docs/nli-development.md, "A small transformer").`,
 			}
 			if !(cfg.WeightDecay >= 0 && cfg.WeightDecay <= 10) {
 				return &evidence.InputError{Field: "weight-decay", Message: fmt.Sprintf("--weight-decay %g: want a rate in [0, 10] (0 = none)", cfg.WeightDecay)}
+			}
+			if !(cfg.LabelSmoothing >= 0 && cfg.LabelSmoothing <= 0.5) {
+				return &evidence.InputError{Field: "label-smoothing", Message: fmt.Sprintf("--label-smoothing %g: want a share in [0, 0.5] of the label's weight spread over the three labels (0 = none)", cfg.LabelSmoothing)}
+			}
+			if !(cfg.Substitute >= 0 && cfg.Substitute <= 1) || (cfg.Substitute > 0 && (cfg.Distill == 0 || (teacher == "" && cfg.TeacherMembers == 0))) {
+				return &evidence.InputError{Field: "substitute", Message: fmt.Sprintf("--substitute %g: want a share in [0, 1] of the words replaced (0 = none), with --distill and a teacher (--teacher or --teacher-members)", cfg.Substitute)}
 			}
 			if cfg.CompleteSourcesOnly && !cfg.SourcePriors {
 				return &evidence.InputError{Field: "complete-sources-only", Message: "--complete-sources-only chooses which sources --source-priors adjusts; give it with --source-priors"}
@@ -246,6 +264,8 @@ model is not one (docs/nli-development.md, "A small transformer").`,
 	fl.Float64Var(&cfg.Adversarial, "adversarial", 0, "also train each pair with its token projections moved by this share of their norm in the direction that raises its loss most (0 = none)")
 	fl.BoolVar(&cfg.AsJudged, "as-judged", false, "train on each training pair's passage as the judge reads it: its bearing sentences and, for a passage of more than two sentences, its focus window, each at half weight")
 	fl.Float64Var(&cfg.WeightDecay, "weight-decay", 0, "shrink every network weight towards zero by the learning rate times this of itself each step (decoupled weight decay; 0 = none)")
+	fl.Float64Var(&cfg.LabelSmoothing, "label-smoothing", 0, "train each pair's label term against a target that spreads this share evenly over the three labels (label smoothing; 0 = none)")
+	fl.Float64Var(&cfg.Substitute, "substitute", 0, "with --distill and a teacher, add a copy of each training pair with this share of its plain words replaced by near words in the word vectors, trained on the teacher's probabilities alone (0 = none)")
 	fl.BoolVar(&cfg.Compose, "compose", false, "add a composition layer: a width-3 convolution over each side's comparisons before pooling")
 	fl.IntVar(&cfg.Members, "members", 1, "networks in the ensemble, each trained from other starting weights on the same data (1 to 8)")
 	fl.Float64Var(&oldWeight, "old-weight", -1, "weight of the previous feature model in the ensemble, in [0, 1) (-1 = choose it on the calibration split)")

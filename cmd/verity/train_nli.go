@@ -98,6 +98,21 @@ func runTrainNLI(ctx context.Context, stdout, stderr io.Writer, cfg train.Config
 		}
 		cfg.Teacher, cfg.TeacherKey = nets, key
 	}
+	if cfg.Substitute > 0 {
+		// After the teacher's own training, which needs labels.
+		copies, err := train.Substitute(ctx, exs, cfg.Substitute, uint64(cfg.Seed), cfg.EncoderOptions(), logf)
+		if err != nil {
+			return err
+		}
+		enc, err := train.Encode(ctx, copies, cfg.Ablate, cfg.EncoderOptions(), logf)
+		if err != nil {
+			return err
+		}
+		if err := cfg.ApplyWeights(enc); err != nil {
+			return &evidence.InputError{Field: "set-weight", Message: "--set-weight: " + err.Error()}
+		}
+		data = append(data, enc...)
+	}
 	if cfg.Teacher != nil {
 		if err := train.SoftTargets(ctx, cfg.Teacher, data); err != nil {
 			return err

@@ -1,9 +1,11 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
+	"github.com/verity-fc/verity/nli"
 	"github.com/verity-fc/verity/nli/align"
 )
 
@@ -22,18 +24,9 @@ func TestSoftLossTemperature(t *testing.T) {
 		}
 	}
 	for _, temp := range []float64{2, 4} {
-		_, dz := softLoss(z, q, temp)
-		for k := range align.NumLabels {
-			const h = 1e-6
-			up, down := z, z
-			up[k] += h
-			down[k] -= h
-			lu, _ := softLoss(up, q, temp)
-			ld, _ := softLoss(down, q, temp)
-			if num := (lu - ld) / (2 * h); math.Abs(num-dz[k]) > 1e-6 {
-				t.Errorf("temperature %g, gradient %d: %g, finite differences %g", temp, k, dz[k], num)
-			}
-		}
+		checkLogitGradient(t, fmt.Sprintf("temperature %g", temp), z, func(z [align.NumLabels]float64) (float64, [align.NumLabels]float64) {
+			return softLoss(z, q, temp)
+		})
 		var soft [align.NumLabels]float64
 		for k := range q {
 			soft[k] = math.Log(q[k]) // softmax(z/T) = q^(1/T) renormalised
@@ -47,6 +40,61 @@ func TestSoftLossTemperature(t *testing.T) {
 		}
 		if _, g := softLoss(sharp, q, temp); !(g[0] < -1e-3) {
 			t.Errorf("temperature %g: gradient %v at logits softer than the teacher's, want the teacher's top class pushed up", temp, g)
+		}
+	}
+}
+
+// TestLabelLoss: unsmoothed, labelLoss is align.Loss; smoothed, its
+// gradient matches central finite differences, vanishes where the
+// network's probabilities are the smoothed target (1 - eps + eps/3 on a
+// single label, eps/3 on each other), and pulls a certain prediction
+// back by about eps times 2/3 on its logit.
+func TestLabelLoss(t *testing.T) {
+	z := [align.NumLabels]float64{0.3, -1.2, 2}
+	for _, target := range []uint8{tEntail, tNotSupported} {
+		l, dz := labelLoss(z, target, 0)
+		wl, wdz := align.Loss(z, target)
+		if l != wl || dz != wdz {
+			t.Errorf("target %b unsmoothed: %g %v, want align.Loss's %g %v", target, l, dz, wl, wdz)
+		}
+		const eps = 0.1
+		checkLogitGradient(t, fmt.Sprintf("target %b", target), z, func(z [align.NumLabels]float64) (float64, [align.NumLabels]float64) {
+			return labelLoss(z, target, eps)
+		})
+	}
+	const eps = 0.3
+	var smoothed [align.NumLabels]float64
+	for k := range smoothed {
+		p := eps / 3
+		if k == int(nli.Entail) {
+			p += 1 - eps
+		}
+		smoothed[k] = math.Log(p)
+	}
+	if _, g := labelLoss(smoothed, tEntail, eps); math.Abs(g[0])+math.Abs(g[1])+math.Abs(g[2]) > 1e-9 {
+		t.Errorf("gradient %v at the smoothed target, want none", g)
+	}
+	var sure [align.NumLabels]float64
+	sure[nli.Entail] = 20
+	if _, g := labelLoss(sure, tEntail, eps); !(g[nli.Entail] > 0.19) {
+		t.Errorf("gradient %v for a certain entailment under smoothing %g, want it to lower the entailment logit", g, eps)
+	}
+}
+
+// checkLogitGradient checks that the gradient loss gives at z matches
+// central finite differences of its loss.
+func checkLogitGradient(t *testing.T, name string, z [align.NumLabels]float64, loss func([align.NumLabels]float64) (float64, [align.NumLabels]float64)) {
+	t.Helper()
+	_, dz := loss(z)
+	for k := range align.NumLabels {
+		const h = 1e-6
+		up, down := z, z
+		up[k] += h
+		down[k] -= h
+		lu, _ := loss(up)
+		ld, _ := loss(down)
+		if num := (lu - ld) / (2 * h); math.Abs(num-dz[k]) > 1e-6 {
+			t.Errorf("%s, gradient %d: %g, finite differences %g", name, k, dz[k], num)
 		}
 	}
 }

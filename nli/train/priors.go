@@ -42,6 +42,9 @@ func SourcePriors(data []Encoded, complete bool) map[string][align.NumLabels]flo
 	counts := map[string]*[align.NumLabels + 1]float64{} // labels, then the total
 	var pooled [align.NumLabels + 1]float64
 	for _, e := range data {
+		if e.Target == 0 {
+			continue // a copy without a label (Substitute)
+		}
 		src := Source(e.Set)
 		c := counts[src]
 		if c == nil {

@@ -21,6 +21,8 @@ func TestSourcePriors(t *testing.T) {
 	// A two-way set: NOT_SUPPORTED counts half for each of its labels.
 	add("rte", tEntail, 200, 1)
 	add("rte", tNotSupported, 200, 1)
+	// Copies without a label (Substitute) count for nothing.
+	add("rte", 0, 50, 1)
 	lp := SourcePriors(data, false)
 	if lp[SetFEVER] != lp[SetRandom] {
 		t.Fatalf("FEVER %v and its random neutrals %v have other priors; they are one source", lp[SetFEVER], lp[SetRandom])

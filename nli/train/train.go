@@ -173,6 +173,19 @@ type Config struct {
 	// relation weights alike ('verity train nli --weight-decay'). A
 	// teacher that TrainTeacher trains does not use it.
 	WeightDecay float64
+	// LabelSmoothing, when positive, trains each pair's label term against
+	// a target that keeps 1 - LabelSmoothing on the pair's label (or set
+	// of labels) and spreads LabelSmoothing evenly over the three labels
+	// (label smoothing, Szegedy et al., 2016; 'verity train nli
+	// --label-smoothing'). The distillation term is left as it is. A
+	// teacher that TrainTeacher trains does not use it.
+	LabelSmoothing float64
+	// Substitute, when positive, is the share of plain words replaced in
+	// the copies of the training pairs that Substitute adds for the
+	// teacher to label ('verity train nli --substitute'); the run needs a
+	// teacher. Train reads it only for the checkpoint's key and the file's
+	// information; the caller adds the copies.
+	Substitute float64
 	// AsJudged trains on each training-split pair's passage as the judge
 	// reads it (Readings; 'verity train nli --as-judged'). The
 	// calibration and development splits are read as before.
@@ -443,7 +456,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers)))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers))+valueKey(" label-smoothing", cfg.LabelSmoothing)+valueKey(" substitute", cfg.Substitute))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -523,8 +536,18 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 					}
 					pairLoss := func() float64 {
 						z := adjust(model.Forward(in, &st.cache), adj, e.Set)
-						l, dz := align.Loss(z, e.Target)
-						if cfg.Distill > 0 && e.Soft != nil {
+						var l float64
+						var dz [align.NumLabels]float64
+						switch {
+						case e.Target == 0:
+							// A pair without a label (Substitute's
+							// copies) learns its teacher's
+							// probabilities alone.
+							l, dz = softLoss(z, *e.Soft, cfg.DistillTemperature)
+						default:
+							l, dz = labelLoss(z, e.Target, cfg.LabelSmoothing)
+						}
+						if e.Target != 0 && cfg.Distill > 0 && e.Soft != nil {
 							ls, dzs := softLoss(z, *e.Soft, cfg.DistillTemperature)
 							l = (1-cfg.Distill)*l + cfg.Distill*ls
 							for k := range dz {
@@ -614,7 +637,7 @@ func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(str
 	if cfg.TeacherH > 0 {
 		t.H = cfg.TeacherH
 	}
-	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.CompleteSourcesOnly, t.Adversarial, t.WeightDecay = 0, nil, "", false, false, 0, 0
+	t.Distill, t.Teacher, t.TeacherKey, t.SourcePriors, t.CompleteSourcesOnly, t.Adversarial, t.WeightDecay, t.LabelSmoothing, t.Substitute = 0, nil, "", false, false, 0, 0, 0, 0
 	if cfg.Checkpoint != "" {
 		t.Checkpoint = cfg.Checkpoint + ".teacher"
 	}
@@ -678,6 +701,27 @@ func valueKey(name string, v float64) string {
 		return ""
 	}
 	return fmt.Sprintf("%s=%g", name, v)
+}
+
+// labelLoss is the label term of a pair with logits z and label set
+// target, smoothed by eps (Config.LabelSmoothing): (1 - eps) times the
+// label's cross-entropy plus eps times the cross-entropy against the
+// uniform distribution over the labels. It returns the loss and its
+// gradient with respect to z.
+func labelLoss(z [align.NumLabels]float64, target uint8, eps float64) (float64, [align.NumLabels]float64) {
+	l, dz := align.Loss(z, target)
+	if eps <= 0 {
+		return l, dz
+	}
+	var uniform [align.NumLabels]float64
+	for k := range uniform {
+		uniform[k] = 1.0 / align.NumLabels
+	}
+	lu, dzu := align.SoftLoss(z, uniform)
+	for k := range dz {
+		dz[k] = (1-eps)*dz[k] + eps*dzu[k]
+	}
+	return (1-eps)*l + eps*lu, dz
 }
 
 // distillKey is the checkpoint key's part for distillation: empty
@@ -1092,6 +1136,12 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.AsJudged {
 		info["as_judged"] = "true"
+	}
+	if cfg.Substitute > 0 {
+		info["substitute"] = strconv.FormatFloat(cfg.Substitute, 'g', -1, 64)
+	}
+	if cfg.LabelSmoothing > 0 {
+		info["label_smoothing"] = strconv.FormatFloat(cfg.LabelSmoothing, 'g', -1, 64)
 	}
 	if cfg.WordDropout > 0 {
 		info["word_dropout"] = strconv.FormatFloat(cfg.WordDropout, 'g', -1, 64)

@@ -167,6 +167,31 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		plain.WeightDecay = 0
 		notResumed(t, plain, cfg, "a run with --weight-decay resumed one without")
 	})
+	t.Run("label-smoothing", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, LabelSmoothing: 0.3}
+		testDeterministicAndResumable(t, cfg)
+		with, without := trainBothWays(t, cfg, func(c *Config) { c.LabelSmoothing = 0 })
+		// Smoothing keeps the network from certainty: on the training
+		// pairs the largest probability of its logits (before the fitted
+		// temperature, which would undo it) stays below the unsmoothed
+		// network's.
+		data, _ := trainToy(t, cfg)
+		var c align.Cache
+		top := func(m *align.Model) float64 {
+			s := 0.0
+			for _, e := range data {
+				p := align.Calibrate(m.Forward(e.In, &c), 1, [align.NumLabels]float64{})
+				s += max(p[0], p[1], p[2])
+			}
+			return s / float64(len(data))
+		}
+		if a, b := top(with), top(without); a >= b {
+			t.Errorf("--label-smoothing 0.3: mean top probability %.3f on the training pairs, without it %.3f", a, b)
+		}
+		plain := cfg
+		plain.LabelSmoothing = 0
+		notResumed(t, plain, cfg, "a run with --label-smoothing resumed one without")
+	})
 	t.Run("words", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, Vocab: Vocabulary(toyData(), 4)}
 		testDeterministicAndResumable(t, cfg)
