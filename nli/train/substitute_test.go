@@ -105,7 +105,8 @@ func TestSubstitute(t *testing.T) {
 // TestTrainUnlabelled checks that a pair without a label learns its soft
 // target alone: toy pairs stripped of their labels, each with a teacher
 // that says neutral, train a network that calls most of them neutral,
-// whatever their label was.
+// whatever their label was; one with no soft target either is an error,
+// not a panic.
 func TestTrainUnlabelled(t *testing.T) {
 	data, err := Encode(context.Background(), toyData(), "", nli.EncoderOptions{}, t.Logf)
 	if err != nil {
@@ -124,6 +125,11 @@ func TestTrainUnlabelled(t *testing.T) {
 	m, err := Train(context.Background(), cfg, data, func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Without the teacher's probabilities such a pair cannot be trained.
+	data[train[0]].Soft = nil
+	if _, err := Train(context.Background(), cfg, data, func(string, ...any) {}); err == nil || !strings.Contains(err.Error(), "neither a label nor a teacher's probabilities") {
+		t.Errorf("a pair without label or soft target: error %v", err)
 	}
 	var c align.Cache
 	called := 0

@@ -418,6 +418,9 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 		switch {
 		case e.Weight == 0:
 		case e.Split == SplitTrain:
+			if e.Target == 0 && e.Soft == nil {
+				return nil, fmt.Errorf("a training pair of %s (claim %q) has neither a label nor a teacher's probabilities (SoftTargets)", e.Set, e.Claim)
+			}
 			train = append(train, e)
 		case e.Split == SplitCalib:
 			calib = append(calib, e)
@@ -538,20 +541,19 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 						z := adjust(model.Forward(in, &st.cache), adj, e.Set)
 						var l float64
 						var dz [align.NumLabels]float64
-						switch {
-						case e.Target == 0:
+						if e.Target == 0 {
 							// A pair without a label (Substitute's
 							// copies) learns its teacher's
 							// probabilities alone.
 							l, dz = softLoss(z, *e.Soft, cfg.DistillTemperature)
-						default:
+						} else {
 							l, dz = labelLoss(z, e.Target, cfg.LabelSmoothing)
-						}
-						if e.Target != 0 && cfg.Distill > 0 && e.Soft != nil {
-							ls, dzs := softLoss(z, *e.Soft, cfg.DistillTemperature)
-							l = (1-cfg.Distill)*l + cfg.Distill*ls
-							for k := range dz {
-								dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
+							if cfg.Distill > 0 && e.Soft != nil {
+								ls, dzs := softLoss(z, *e.Soft, cfg.DistillTemperature)
+								l = (1-cfg.Distill)*l + cfg.Distill*ls
+								for k := range dz {
+									dz[k] = (1-cfg.Distill)*dz[k] + cfg.Distill*dzs[k]
+								}
 							}
 						}
 						for k := range dz {

@@ -175,7 +175,10 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		// pairs the largest probability of its logits (before the fitted
 		// temperature, which would undo it) stays below the unsmoothed
 		// network's.
-		data, _ := trainToy(t, cfg)
+		data, err := Encode(context.Background(), toyData(), "", cfg.EncoderOptions(), t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var c align.Cache
 		top := func(m *align.Model) float64 {
 			s := 0.0
