@@ -97,6 +97,7 @@ type encoder struct {
 	memo   *encodeMemo
 	words  map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
 	negAnt bool             // EncoderOptions.NegatedAntonyms
+	cousin bool             // EncoderOptions.Cousins
 	// exact compares the claim's figures with the passage's without the
 	// one-unit tolerance (quantity.CompareExact), as the judge does; the
 	// training encoder does not (see Aligner.init).
@@ -124,6 +125,10 @@ type EncoderOptions struct {
 	// (quantity.CompareExact) too; the judge reads them exactly whatever
 	// the model was trained with.
 	ExactFigures bool `json:"exact_figures,omitempty"`
+	// Cousins widens the co-hyponym relation to words that share a
+	// hypernym one or two steps up (wordvec.WordNet.RelateCousins):
+	// "dog" and "cat", "guitar" and "violin".
+	Cousins bool `json:"cousins,omitempty"`
 }
 
 type encodeMemo struct {
@@ -132,7 +137,7 @@ type encodeMemo struct {
 }
 
 func newEncoder(memo bool, opts EncoderOptions) *encoder {
-	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, exact: opts.ExactFigures}
+	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, cousin: opts.Cousins, exact: opts.ExactFigures}
 	if len(opts.Vocab) > 0 {
 		e.words = make(map[string]int32, len(opts.Vocab))
 		for i, w := range opts.Vocab {
@@ -286,7 +291,11 @@ func (e *encoder) encode(c, p *text) *align.Input {
 				}
 			}
 			if bits&(1<<relSame|1<<relStem) == 0 && a.infos[i] != nil && b.infos[j] != nil {
-				r := e.wn.RelateInfo(a.infos[i], b.infos[j])
+				relate := e.wn.RelateInfo
+				if e.cousin {
+					relate = e.wn.RelateCousins
+				}
+				r := relate(a.infos[i], b.infos[j])
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
 				}

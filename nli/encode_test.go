@@ -16,16 +16,11 @@ import (
 func TestNegatedAntonyms(t *testing.T) {
 	rel := func(opts EncoderOptions, claim, passage, a, b string) uint16 {
 		t.Helper()
-		e := newEncoder(false, opts)
-		c, p := e.side(analyse(claim), maxClaimTokens), e.side(analyse(passage), maxPassageTokens)
-		in := e.encode(analyse(claim), analyse(passage))
-		for _, r := range in.Rels {
-			if c.toks[r.I].Lower == a && p.toks[r.J].Lower == b {
-				return r.Bits
-			}
+		bits, ok := relBits(opts, claim, passage, a, b)
+		if !ok {
+			t.Fatalf("%q | %q: no relation between %q and %q", claim, passage, a, b)
 		}
-		t.Fatalf("%q | %q: no relation between %q and %q", claim, passage, a, b)
-		return 0
+		return bits
 	}
 	on := EncoderOptions{NegatedAntonyms: true}
 	for _, tt := range []struct {
@@ -44,6 +39,57 @@ func TestNegatedAntonyms(t *testing.T) {
 		if got := rel(EncoderOptions{}, tt.claim, tt.passage, tt.a, tt.b) & mask; got != 1<<relAntonym {
 			t.Errorf("without the option: %q | %q: %s~%s bits %b, want the antonym bit", tt.claim, tt.passage, tt.a, tt.b, got)
 		}
+	}
+}
+
+// relBits returns the relation bits the encoder under opts gives claim
+// word a and passage word b (lower case), and false when it gives none.
+func relBits(opts EncoderOptions, claim, passage, a, b string) (uint16, bool) {
+	e := newEncoder(false, opts)
+	c, p := e.side(analyse(claim), maxClaimTokens), e.side(analyse(passage), maxPassageTokens)
+	in := e.encode(analyse(claim), analyse(passage))
+	for _, r := range in.Rels {
+		if c.toks[r.I].Lower == a && p.toks[r.J].Lower == b {
+			return r.Bits, true
+		}
+	}
+	return 0, false
+}
+
+// TestCousins: with EncoderOptions.Cousins words whose senses share a
+// hypernym two steps up are related as co-hyponyms ("guitar" and
+// "violin"), direct co-hyponyms stay so, and without the option the
+// cousins are unrelated. The option is saved with the model, and the judge
+// encodes with it.
+func TestCousins(t *testing.T) {
+	on := EncoderOptions{Cousins: true}
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		on, off              bool // the co-hyponym bit with and without the option
+	}{
+		{"A man plays the guitar.", "A man plays the violin.", "guitar", "violin", true, false},
+		{"The dog sleeps on the sofa.", "The cat sleeps on the sofa.", "dog", "cat", true, false},
+		{"She moved to Paris.", "She moved to London.", "paris", "london", true, true},
+	} {
+		for _, c := range []struct {
+			opts EncoderOptions
+			want bool
+		}{{on, tt.on}, {EncoderOptions{}, tt.off}} {
+			bits, _ := relBits(c.opts, tt.claim, tt.passage, tt.a, tt.b)
+			if got := bits&(1<<relCoHyponym) != 0; got != c.want {
+				t.Errorf("cousins %t: %q | %q: %s~%s co-hyponym %t, want %t (bits %b)", c.opts.Cousins, tt.claim, tt.passage, tt.a, tt.b, got, c.want, bits)
+			}
+		}
+	}
+	a := loadAligner(t)
+	read := saveAndRead(t, NewAligner(a.Networks(), EncoderOptions{Vocab: a.Vocab, Cousins: true}, a.Rules, a.Info))
+	if !read.Cousins {
+		t.Fatal("cousins was not read back")
+	}
+	off := NewAligner(a.Networks(), EncoderOptions{Vocab: a.Vocab}, a.Rules, a.Info)
+	claim, passage := "A man plays the guitar on a stage.", "A man plays the violin on a stage."
+	if got, was := read.Predict(claim, passage), off.Predict(claim, passage); got == was {
+		t.Errorf("%q | %q: judged %+v with cousins as without", claim, passage, got)
 	}
 }
 

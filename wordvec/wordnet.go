@@ -200,6 +200,7 @@ type WordInfo struct {
 	senses    []int32
 	parents   []int32 // direct hypernyms of the senses
 	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
+	near      []int32 // hypernyms one or two steps up, sorted (RelateCousins)
 }
 
 // Known reports whether WordNet has the word.
@@ -224,6 +225,9 @@ func (wn *WordNet) Info(word string) *WordInfo {
 				if depth == 0 && !slices.Contains(wi.parents, h) {
 					wi.parents = append(wi.parents, h)
 				}
+				if depth < 2 && !slices.Contains(wi.near, h) {
+					wi.near = append(wi.near, h)
+				}
 				if !seen[h] {
 					seen[h] = true
 					next = append(next, h)
@@ -234,6 +238,7 @@ func (wn *WordNet) Info(word string) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
+	slices.Sort(wi.near)
 	return wi
 }
 
@@ -275,6 +280,33 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 			if slices.Contains(b.parents, h) {
 				return r | CoHyponym
 			}
+		}
+	}
+	return r
+}
+
+// RelateCousins is RelateInfo with co-hyponyms widened to cousins: words
+// that are neither synonyms nor each other's hypernym, whose senses share
+// a hypernym one or two steps up ("dog" and "cat", a canine and a feline,
+// both carnivores; "guitar" and "violin"; "walk" and "run"). WordNet's
+// depth differs by branch, so siblings one step apart miss many pairs that
+// a caption would contrast (Glockner et al., 2018, drinks and materials).
+// Cousins need not exclude each other ("actor" and "singer" are cousins
+// too): what the relation means is for a network to learn.
+func (wn *WordNet) RelateCousins(a, b *WordInfo) Rel {
+	r := wn.RelateInfo(a, b)
+	if r&(Synonym|Hypernym|Hyponym|CoHyponym) != 0 || !a.Known() || !b.Known() {
+		return r
+	}
+	// Both sorted: a merge finds a shared one without allocating.
+	for i, j := 0, 0; i < len(a.near) && j < len(b.near); {
+		switch {
+		case a.near[i] == b.near[j]:
+			return r | CoHyponym
+		case a.near[i] < b.near[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return r

@@ -29,3 +29,37 @@ func TestShippedWordNet(t *testing.T) {
 		}
 	}
 }
+
+func TestRelateCousins(t *testing.T) {
+	wn := DefaultWordNet()
+	cases := []struct {
+		a, b          string
+		plain, cousin Rel
+	}{
+		// Cousins: a shared hypernym two steps up becomes a co-hyponym.
+		{"dog", "cat", 0, CoHyponym},
+		{"guitar", "violin", 0, CoHyponym},
+		{"walk", "run", 0, CoHyponym},
+		// Relations that hold already are left as they are.
+		{"paris", "london", CoHyponym, CoHyponym},
+		{"animal", "dog", Hypernym, Hypernym},
+		{"big", "large", Synonym, Synonym},
+		{"hot", "cold", Antonym, Antonym},
+		// Nothing shared near: still unrelated.
+		{"dog", "democracy", 0, 0},
+		{"car", "bus", 0, 0},
+		{"qwertyx", "cat", 0, 0},
+	}
+	for _, c := range cases {
+		a, b := wn.Info(c.a), wn.Info(c.b)
+		if got := wn.RelateInfo(a, b); got != c.plain {
+			t.Errorf("RelateInfo(%q, %q) = %05b, want %05b", c.a, c.b, got, c.plain)
+		}
+		if got := wn.RelateCousins(a, b); got != c.cousin {
+			t.Errorf("RelateCousins(%q, %q) = %05b, want %05b", c.a, c.b, got, c.cousin)
+		}
+		if got := wn.RelateCousins(b, a); got&CoHyponym != c.cousin&CoHyponym {
+			t.Errorf("RelateCousins(%q, %q) = %05b: not symmetric in the co-hyponym", c.b, c.a, got)
+		}
+	}
+}

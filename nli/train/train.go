@@ -131,6 +131,10 @@ type Config struct {
 	// (nli.EncoderOptions.NegatedAntonyms); the caller encodes with
 	// EncoderOptions, and Info records it.
 	NegatedAntonyms bool
+	// Cousins widens the co-hyponym relation to words that share a
+	// hypernym within two steps (nli.EncoderOptions.Cousins); the caller
+	// encodes with EncoderOptions.
+	Cousins bool
 	// Weights replaces the weights of the named sets (BaseWeights,
 	// ExtraFiles) in training and calibration ('verity train nli
 	// --set-weight'); ApplyWeights applies them and Info records them.
@@ -199,7 +203,7 @@ type Config struct {
 // EncoderOptions are the encoding choices of cfg, for Encode and the
 // model file.
 func (c Config) EncoderOptions() nli.EncoderOptions {
-	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, DropAsides: c.DropAsides, ExactFigures: c.ExactFigures}
+	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, Cousins: c.Cousins, DropAsides: c.DropAsides, ExactFigures: c.ExactFigures}
 }
 
 // netSeed seeds the network's initial weights, the order of the pairs and
@@ -459,7 +463,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers))+valueKey(" label-smoothing", cfg.LabelSmoothing)+valueKey(" substitute", cfg.Substitute))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.Cousins, " cousins")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers))+valueKey(" label-smoothing", cfg.LabelSmoothing)+valueKey(" substitute", cfg.Substitute))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -1098,6 +1102,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	// Only when set, so that the shipped file's bytes stay as they were.
 	if cfg.NegatedAntonyms {
 		info["negated_antonyms"] = "true"
+	}
+	if cfg.Cousins {
+		info["cousins"] = "true"
 	}
 	if cfg.EMA > 0 {
 		info["ema"] = strconv.FormatFloat(cfg.EMA, 'g', -1, 64)
