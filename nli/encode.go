@@ -268,6 +268,10 @@ func (e *encoder) encode(c, p *text) *align.Input {
 	for j, tk := range b.toks {
 		in.B[j] = e.token(tk, b.chans[j])
 	}
+	relate := e.wn.RelateInfo
+	if e.cousin {
+		relate = e.wn.RelateCousins
+	}
 	content, covered, related, names, namesMissing := 0, 0, 0, 0, 0
 	for i, ta := range a.toks {
 		contentWord := a.chans[i]&(1<<chStop) == 0 && len(ta.Lower) > 1
@@ -291,10 +295,6 @@ func (e *encoder) encode(c, p *text) *align.Input {
 				}
 			}
 			if bits&(1<<relSame|1<<relStem) == 0 && a.infos[i] != nil && b.infos[j] != nil {
-				relate := e.wn.RelateInfo
-				if e.cousin {
-					relate = e.wn.RelateCousins
-				}
 				r := relate(a.infos[i], b.infos[j])
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
