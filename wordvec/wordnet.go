@@ -200,7 +200,6 @@ type WordInfo struct {
 	senses    []int32
 	parents   []int32 // direct hypernyms of the senses
 	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
-	near      []int32 // hypernyms one or two steps up, sorted (RelateCousins)
 }
 
 // Known reports whether WordNet has the word.
@@ -225,9 +224,6 @@ func (wn *WordNet) Info(word string) *WordInfo {
 				if depth == 0 && !slices.Contains(wi.parents, h) {
 					wi.parents = append(wi.parents, h)
 				}
-				if depth < 2 && !slices.Contains(wi.near, h) {
-					wi.near = append(wi.near, h)
-				}
 				if !seen[h] {
 					seen[h] = true
 					next = append(next, h)
@@ -238,7 +234,6 @@ func (wn *WordNet) Info(word string) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
-	slices.Sort(wi.near)
 	return wi
 }
 
@@ -298,16 +293,30 @@ func (wn *WordNet) RelateCousins(a, b *WordInfo) Rel {
 	if r&(Synonym|Hypernym|Hyponym|CoHyponym) != 0 || !a.Known() || !b.Known() {
 		return r
 	}
-	// Both sorted: a merge finds a shared one without allocating.
-	for i, j := 0, 0; i < len(a.near) && j < len(b.near); {
-		switch {
-		case a.near[i] == b.near[j]:
+	// The hypernyms two steps up are those of the parents, read here
+	// rather than stored by Info, which the judge runs for every token.
+	for _, p := range a.parents {
+		if wn.near(b, p) {
 			return r | CoHyponym
-		case a.near[i] < b.near[j]:
-			i++
-		default:
-			j++
+		}
+		for _, g := range wn.hyper[p] {
+			if wn.near(b, g) {
+				return r | CoHyponym
+			}
 		}
 	}
 	return r
+}
+
+// near reports whether synset h is a hypernym of w one or two steps up.
+func (wn *WordNet) near(w *WordInfo, h int32) bool {
+	if slices.Contains(w.parents, h) {
+		return true
+	}
+	for _, p := range w.parents {
+		if slices.Contains(wn.hyper[p], h) {
+			return true
+		}
+	}
+	return false
 }

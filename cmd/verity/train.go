@@ -261,7 +261,7 @@ model); the shipped model was not trained with it (docs/nli-development.md,
 	fl.BoolVar(&cfg.Distractors, "distractors", false, "add to every split FEVER's pairs with the first sentence of another subject's passage before or after their passage, label unchanged (set fever_distractor)")
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
-	fl.BoolVar(&cfg.Cousins, "cousins", false, "widen the co-hyponym relation to words whose senses share a WordNet hypernym one or two steps up (\"beer\" and \"champagne\"), in training and in the model's judging")
+	fl.BoolVar(&cfg.Cousins, "cousins", false, "widen the co-hyponym relation to words whose senses share a WordNet hypernym one or two steps up (\"dog\" and \"cat\"), in training and in the model's judging")
 	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")
 	fl.StringArrayVar(&setWeights, "set-weight", nil, "give the pairs of one set this weight in training and calibration, SET=WEIGHT (repeatable; default weights in README)")
 	fl.BoolVar(&cfg.ExactFigures, "exact-figures", false, "train with the judge's exact reading of figures (no one-unit tolerance, crores, scores out of ten), which the judge uses whatever the model was trained with")
