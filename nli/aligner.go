@@ -3,6 +3,7 @@ package nli
 import (
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -132,6 +133,9 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	if len(a.Vocab) > align.MaxWords {
 		return nil, fmt.Errorf("read model: %d tuned words, at most %d", len(a.Vocab), align.MaxWords)
 	}
+	if a.Cousins && a.CousinRelation {
+		return nil, errors.New("read model: cousins and cousin_relation are two readings of the same words; a model has one")
+	}
 	if a.OldWeight < 0 || a.OldWeight >= 1 {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)
 	}
@@ -142,6 +146,9 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 		}
 		if w := n.Cfg.Words; w != 0 && w != len(a.Vocab) {
 			return nil, fmt.Errorf("read model: network %d tunes %d words, the vocabulary has %d", i+1, w, len(a.Vocab))
+		}
+		if r, want := n.Cfg.Relations(), a.relations(); r != want {
+			return nil, fmt.Errorf("read model: network %d reads %d relations, its encoder options (cousin_relation %t) give %d", i+1, r, a.CousinRelation, want)
 		}
 	}
 	if a.OldWeight > 0 {

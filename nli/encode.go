@@ -46,7 +46,19 @@ const (
 	relNumEqual
 	relNumDiffer
 	relNameClash
+	// relCousin is read only by networks trained with
+	// EncoderOptions.CousinRelation (align.Config.Rels 13).
+	relCousin
 )
+
+// relations is the number of relation bits the encoder gives a network
+// trained with opts.
+func (opts EncoderOptions) relations() int {
+	if opts.CousinRelation {
+		return relCousin + 1
+	}
+	return align.NumRelations
+}
 
 // Global features of a pair (align.Input.Global).
 const (
@@ -92,12 +104,13 @@ var timeWords = set("before", "after", "since", "until", "till", "during", "earl
 // remembers word vectors and WordNet analyses (training); without it, it
 // is safe for concurrent use.
 type encoder struct {
-	vecs   *wordvec.Table
-	wn     *wordvec.WordNet
-	memo   *encodeMemo
-	words  map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
-	negAnt bool             // EncoderOptions.NegatedAntonyms
-	cousin bool             // EncoderOptions.Cousins
+	vecs      *wordvec.Table
+	wn        *wordvec.WordNet
+	memo      *encodeMemo
+	words     map[string]int32 // tuned words' rows, 1-based (align.Token.Word)
+	negAnt    bool             // EncoderOptions.NegatedAntonyms
+	cousin    bool             // EncoderOptions.Cousins
+	cousinRel bool             // EncoderOptions.CousinRelation
 	// exact compares the claim's figures with the passage's without the
 	// one-unit tolerance (quantity.CompareExact), as the judge does; the
 	// training encoder does not (see Aligner.init).
@@ -129,6 +142,11 @@ type EncoderOptions struct {
 	// hypernym one or two steps up (wordvec.WordNet.RelateCousins):
 	// "dog" and "cat", "guitar" and "violin".
 	Cousins bool `json:"cousins,omitempty"`
+	// CousinRelation gives cousins (wordvec.WordNet.RelateWide) a
+	// relation of their own instead of the co-hyponyms' bit, so that a
+	// network can weigh the two kinds apart; its networks read 13
+	// relations. Not with Cousins.
+	CousinRelation bool `json:"cousin_relation,omitempty"`
 }
 
 type encodeMemo struct {
@@ -137,7 +155,7 @@ type encodeMemo struct {
 }
 
 func newEncoder(memo bool, opts EncoderOptions) *encoder {
-	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, cousin: opts.Cousins, exact: opts.ExactFigures}
+	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, cousin: opts.Cousins, cousinRel: opts.CousinRelation, exact: opts.ExactFigures}
 	if len(opts.Vocab) > 0 {
 		e.words = make(map[string]int32, len(opts.Vocab))
 		for i, w := range opts.Vocab {
@@ -269,8 +287,11 @@ func (e *encoder) encode(c, p *text) *align.Input {
 		in.B[j] = e.token(tk, b.chans[j])
 	}
 	relate := e.wn.RelateInfo
-	if e.cousin {
+	switch {
+	case e.cousin:
 		relate = e.wn.RelateCousins
+	case e.cousinRel:
+		relate = e.wn.RelateWide
 	}
 	content, covered, related, names, namesMissing := 0, 0, 0, 0, 0
 	for i, ta := range a.toks {
@@ -314,6 +335,9 @@ func (e *encoder) encode(c, p *text) *align.Input {
 				}
 				if r&wordvec.CoHyponym != 0 {
 					set(relCoHyponym)
+				}
+				if r&wordvec.Cousin != 0 {
+					set(relCousin)
 				}
 			}
 			if da, db := direction[ta.Lower], direction[tb.Lower]; da != 0 && db != 0 {
@@ -388,7 +412,7 @@ func Ablate(in *align.Input, part string) {
 	var rels, chans uint16
 	switch part {
 	case "wordnet":
-		rels = 1<<relSynonym | 1<<relAntonym | 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym
+		rels = 1<<relSynonym | 1<<relAntonym | 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym | 1<<relCousin
 	case "quantity":
 		rels = 1<<relNumEqual | 1<<relNumDiffer
 		chans = 1<<chNumber | 1<<chYear

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/verity-fc/verity/nli/align"
@@ -90,6 +91,64 @@ func TestCousins(t *testing.T) {
 	claim, passage := "A man plays the guitar on a stage.", "A man plays the violin on a stage."
 	if got, was := read.Predict(claim, passage), off.Predict(claim, passage); got == was {
 		t.Errorf("%q | %q: judged %+v with cousins as without", claim, passage, got)
+	}
+}
+
+// TestCousinRelation: with EncoderOptions.CousinRelation cousins get a
+// relation of their own and lose nothing else ("guitar" and "violin"),
+// direct co-hyponyms keep theirs and get no cousin bit ("paris" and
+// "london"), and without the option no pair has the bit. A model file
+// whose networks read another number of relations than its options give
+// is refused, and so is one with both ways of reading cousins; the judge
+// of a network of 13 relations feeds it the bit.
+func TestCousinRelation(t *testing.T) {
+	on := EncoderOptions{CousinRelation: true}
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		want                 uint16 // the co-hyponym and cousin bits with the option
+	}{
+		{"A man plays the guitar.", "A man plays the violin.", "guitar", "violin", 1 << relCousin},
+		{"The dog sleeps on the sofa.", "The cat sleeps on the sofa.", "dog", "cat", 1 << relCousin},
+		{"She moved to Paris.", "She moved to London.", "paris", "london", 1 << relCoHyponym},
+	} {
+		mask := uint16(1<<relCoHyponym | 1<<relCousin)
+		if bits, _ := relBits(on, tt.claim, tt.passage, tt.a, tt.b); bits&mask != tt.want {
+			t.Errorf("cousin relation: %s~%s bits %b, want %b", tt.a, tt.b, bits&mask, tt.want)
+		}
+		if bits, _ := relBits(EncoderOptions{}, tt.claim, tt.passage, tt.a, tt.b); bits&(1<<relCousin) != 0 {
+			t.Errorf("without the option: %s~%s has the cousin bit (%b)", tt.a, tt.b, bits)
+		}
+	}
+
+	shipped := loadAligner(t)
+	for _, c := range []struct {
+		name string
+		a    *Aligner
+		want string
+	}{
+		{"12 relations read with 13", NewAligner(shipped.Networks(), EncoderOptions{Vocab: shipped.Vocab, CousinRelation: true}, false, nil), "network 1 reads 12 relations, its encoder options (cousin_relation true) give 13"},
+		{"both readings", NewAligner(shipped.Networks(), EncoderOptions{Vocab: shipped.Vocab, Cousins: true, CousinRelation: true}, false, nil), "cousins and cousin_relation"},
+	} {
+		var buf bytes.Buffer
+		if err := c.a.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadAligner(&buf); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one that says %q", c.name, err, c.want)
+		}
+	}
+
+	net := align.New(align.Config{Emb: 100, D: 16, H: 16, Ctx: align.CtxConv, Rels: align.NumRelations + 1}, rand.New(rand.NewPCG(7, 8)))
+	read := saveAndRead(t, NewAligner([]*align.Model{net}, on, false, nil))
+	if !read.CousinRelation {
+		t.Fatal("cousin_relation was not read back")
+	}
+	// The same network without the option never sees the bit: its
+	// judgment differs only if the judge with the option feeds it.
+	off := NewAligner([]*align.Model{net}, EncoderOptions{}, false, nil)
+	claim, passage := "A man plays the guitar on a stage.", "A man plays the violin on a stage."
+	if got, was := read.Predict(claim, passage), off.Predict(claim, passage); got == was {
+		t.Errorf("%q | %q: judged %+v with the cousin relation as without", claim, passage, got)
 	}
 }
 

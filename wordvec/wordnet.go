@@ -18,13 +18,16 @@ type Rel uint8
 // The relations Relate reports. Hypernym means the first word is a more
 // general term of the second ("animal" of "dog"); Hyponym the reverse.
 // CoHyponym means both share a direct hypernym without being synonyms
-// ("Paris" and "London" as national capitals, "dog" and "cat").
+// ("Paris" and "London" as national capitals). Cousin, which only
+// RelateWide reports, means they share one two steps up and are no
+// closer ("dog" and "cat").
 const (
 	Synonym Rel = 1 << iota
 	Antonym
 	Hypernym
 	Hyponym
 	CoHyponym
+	Cousin
 )
 
 // WordNet holds the lexical relations of the Princeton WordNet 3.0
@@ -289,6 +292,17 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 // Cousins need not exclude each other ("actor" and "singer" are cousins
 // too): what the relation means is for a network to learn.
 func (wn *WordNet) RelateCousins(a, b *WordInfo) Rel {
+	r := wn.RelateWide(a, b)
+	if r&Cousin != 0 {
+		r = r&^Cousin | CoHyponym
+	}
+	return r
+}
+
+// RelateWide is RelateInfo plus Cousin for the words RelateCousins would
+// make co-hyponyms and RelateInfo does not, so that the two kinds stay
+// apart.
+func (wn *WordNet) RelateWide(a, b *WordInfo) Rel {
 	r := wn.RelateInfo(a, b)
 	if r&(Synonym|Hypernym|Hyponym|CoHyponym) != 0 || !a.Known() || !b.Known() {
 		return r
@@ -297,11 +311,11 @@ func (wn *WordNet) RelateCousins(a, b *WordInfo) Rel {
 	// rather than stored by Info, which the judge runs for every token.
 	for _, p := range a.parents {
 		if wn.near(b, p) {
-			return r | CoHyponym
+			return r | Cousin
 		}
 		for _, g := range wn.hyper[p] {
 			if wn.near(b, g) {
-				return r | CoHyponym
+				return r | Cousin
 			}
 		}
 	}

@@ -61,5 +61,14 @@ func TestRelateCousins(t *testing.T) {
 		if got := wn.RelateCousins(b, a); got&CoHyponym != c.cousin&CoHyponym {
 			t.Errorf("RelateCousins(%q, %q) = %05b: not symmetric in the co-hyponym", c.b, c.a, got)
 		}
+		// RelateWide keeps the two kinds apart: a cousin is Cousin, not
+		// CoHyponym, and every other relation is RelateInfo's.
+		wide := c.plain
+		if c.cousin != c.plain {
+			wide |= Cousin
+		}
+		if got := wn.RelateWide(a, b); got != wide {
+			t.Errorf("RelateWide(%q, %q) = %06b, want %06b", c.a, c.b, got, wide)
+		}
 	}
 }

@@ -137,7 +137,11 @@ model is not one (docs/nli-development.md, "A small transformer").
 a hypernym one or two steps up ("dog" and "cat", "guitar" and "violin"),
 in training and in the model's judging (the option is saved with the
 model); the shipped model was not trained with it (docs/nli-development.md,
-"Cousins").`,
+"Cousins"). --cousin-relation gives those cousins a relation of their own
+beside the co-hyponyms' (networks of 13 relations), so that a network can
+weigh the two kinds apart; not with --cousins, and the shipped model was
+not trained with it either (docs/nli-development.md, "Cousins as a
+relation of their own").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" && cfg.Ablate == "" {
@@ -230,6 +234,9 @@ model); the shipped model was not trained with it (docs/nli-development.md,
 				}
 				cfg.Weights[name] = w
 			}
+			if cfg.Cousins && cfg.CousinRelation {
+				return &evidence.InputError{Field: "cousin-relation", Message: "--cousin-relation: not with --cousins; they are two readings of the same words, choose one"}
+			}
 			if err := cfg.CheckShape(); err != nil {
 				return &evidence.InputError{Field: "d", Message: "the network's shape: " + err.Error()}
 			}
@@ -262,6 +269,7 @@ model); the shipped model was not trained with it (docs/nli-development.md,
 	fl.BoolVar(&cfg.Titles, "titles", false, "open the passages of the Wikipedia sets (FEVER, VitaminC, FoolMeTwice) with their page's title")
 	fl.Float64Var(&cfg.TitleShare, "title-share", 0, "give this share of the training split's Wikipedia pairs their page's title, calibration and development pairs none (0 = none)")
 	fl.BoolVar(&cfg.Cousins, "cousins", false, "widen the co-hyponym relation to words whose senses share a WordNet hypernym one or two steps up (\"dog\" and \"cat\"), in training and in the model's judging")
+	fl.BoolVar(&cfg.CousinRelation, "cousin-relation", false, "give words whose senses share a WordNet hypernym one or two steps up and no closer relation (\"dog\" and \"cat\") a relation of their own beside the co-hyponyms' (not with --cousins), in training and in the model's judging")
 	fl.BoolVar(&cfg.NegatedAntonyms, "negated-antonyms", false, "relate an antonym pair with one word inside a negation's scope as synonyms (\"has never closed\" against \"has been open\")")
 	fl.StringArrayVar(&setWeights, "set-weight", nil, "give the pairs of one set this weight in training and calibration, SET=WEIGHT (repeatable; default weights in README)")
 	fl.BoolVar(&cfg.ExactFigures, "exact-figures", false, "train with the judge's exact reading of figures (no one-unit tolerance, crores, scores out of ten), which the judge uses whatever the model was trained with")

@@ -287,8 +287,8 @@ func readTeacher(path string, opts nli.EncoderOptions) ([]*align.Model, string, 
 	if err != nil {
 		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: %v", path, err)}
 	}
-	if len(a.Vocab) > 0 || a.NegatedAntonyms != opts.NegatedAntonyms || a.DropAsides != opts.DropAsides || a.ExactFigures != opts.ExactFigures || a.Cousins != opts.Cousins {
-		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: it reads pairs otherwise than this run (tuned words %d, negated antonyms %t, drop asides %t, exact figures %t, cousins %t); train with the options it was trained with", path, len(a.Vocab), a.NegatedAntonyms, a.DropAsides, a.ExactFigures, a.Cousins)}
+	if len(a.Vocab) > 0 || a.NegatedAntonyms != opts.NegatedAntonyms || a.DropAsides != opts.DropAsides || a.ExactFigures != opts.ExactFigures || a.Cousins != opts.Cousins || a.CousinRelation != opts.CousinRelation {
+		return nil, "", &evidence.InputError{Field: "teacher", Message: fmt.Sprintf("--teacher %s: it reads pairs otherwise than this run (tuned words %d, negated antonyms %t, drop asides %t, exact figures %t, cousins %t, cousin relation %t); train with the options it was trained with", path, len(a.Vocab), a.NegatedAntonyms, a.DropAsides, a.ExactFigures, a.Cousins, a.CousinRelation)}
 	}
 	nets := a.Networks()
 	return nets, train.NetsKey(nets), nil

@@ -29,7 +29,8 @@ import (
 // relations are binary per-(claim token, passage token) flags.
 const (
 	NumChannels  = 16
-	NumRelations = 12
+	NumRelations = 12 // relation bits of a model whose Config.Rels is 0
+	MaxRelations = 16 // the bits of Rel.Bits
 	NumGlobal    = 6
 	NumLabels    = 3
 )
@@ -86,6 +87,10 @@ type Config struct {
 	// Layers is the number of transformer layers of a CtxTransformer
 	// network (1 to MaxLayers); 0 for the other encoders.
 	Layers int `json:"layers,omitempty"`
+	// Rels is the number of relation bits a token pair carries, NumRelations
+	// when 0 (every model before the option). A caller that sets more
+	// bits than the model reads has them ignored (see denseRels).
+	Rels int `json:"rels,omitempty"`
 }
 
 // MaxWords bounds Config.Words.
@@ -129,8 +134,16 @@ type views struct {
 	tl                                         []tlayer  // CtxTransformer: the layers
 }
 
-func (c Config) in() int   { return c.Emb + NumChannels }
-func (c Config) cmp() int  { return 3*c.D + NumRelations }
+func (c Config) in() int  { return c.Emb + NumChannels }
+func (c Config) cmp() int { return 3*c.D + c.Relations() }
+
+// Relations is the number of relation bits the model reads.
+func (c Config) Relations() int {
+	if c.Rels == 0 {
+		return NumRelations
+	}
+	return c.Rels
+}
 func (c Config) feat() int { return 4*c.D + NumGlobal }
 
 // Size is the number of parameters.
@@ -138,7 +151,7 @@ func (c Config) Size() int {
 	if c.Ctx == CtxTransformer {
 		return c.transformerSize()
 	}
-	n := c.D*c.in() + c.D + NumRelations + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
+	n := c.D*c.in() + c.D + c.Relations() + 2*(c.D*c.cmp()+c.D) + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels
 	if c.Ctx == CtxConv || c.Ctx == CtxConvSelf {
 		n += 3*c.D*c.D + c.D
 	}
@@ -160,7 +173,7 @@ func (c Config) views(p []float64) views {
 	}
 	var v views
 	take := func(n int) []float64 { s := p[:n:n]; p = p[n:]; return s }
-	v.wp, v.bp, v.wr = take(c.D*c.in()), take(c.D), take(NumRelations)
+	v.wp, v.bp, v.wr = take(c.D*c.in()), take(c.D), take(c.Relations())
 	v.wa, v.ba = take(c.D*c.cmp()), take(c.D)
 	v.wb, v.bb = take(c.D*c.cmp()), take(c.D)
 	v.w1, v.b1 = take(c.H*c.feat()), take(c.H)
@@ -262,6 +275,9 @@ func (c Config) Check() error {
 	} else if c.Layers != 0 {
 		return fmt.Errorf("%d transformer layers for another encoder", c.Layers)
 	}
+	if c.Rels < 0 || c.Rels > MaxRelations {
+		return fmt.Errorf("%d relation bits, want 0 to %d", c.Rels, MaxRelations)
+	}
 	if c.Words < 0 || c.Words > MaxWords {
 		return fmt.Errorf("%d tuned words, want 0 to %d", c.Words, MaxWords)
 	}
@@ -357,7 +373,7 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	if cfg.Ctx == CtxTransformer {
 		return mod.forwardTransformer(in, c, v)
 	}
-	D, K := cfg.D, NumRelations
+	D, K := cfg.D, cfg.Relations()
 	n, m := len(in.A), len(in.B)
 	c.n, c.m = n, m
 	if cfg.Ctx >= CtxConv {
@@ -391,7 +407,7 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	c.alpha, c.beta = grow(c.alpha, n*m), grow(c.beta, n*m)
 	c.at, c.bt = grow(c.at, n*D), grow(c.bt, m*D)
 	c.ra, c.rb = grow(c.ra, n*K), grow(c.rb, m*K)
-	c.relb = denseRels(c.relb, in.Rels, n, m)
+	c.relb = denseRels(c.relb, in.Rels, n, m, K)
 	if !cfg.NoAttn && n > 0 && m > 0 {
 		// Attention logits e_ij = h_i . g_j + sum of wr over the pair's relations.
 		e := c.alpha
@@ -426,8 +442,8 @@ func (mod *Model) Forward(in *Input, c *Cache) [NumLabels]float64 {
 	P := cfg.cmp()
 	c.ua, c.va = grow(c.ua, n*P), grow(c.va, n*D)
 	c.ub, c.vb = grow(c.ub, m*P), grow(c.vb, m*D)
-	compare(D, c.ha, c.at, c.ra, c.ua, c.va, v.wa, v.ba, n)
-	compare(D, c.hb, c.bt, c.rb, c.ub, c.vb, v.wb, v.bb, m)
+	compare(D, K, c.ha, c.at, c.ra, c.ua, c.va, v.wa, v.ba, n)
+	compare(D, K, c.hb, c.bt, c.rb, c.ub, c.vb, v.wb, v.bb, m)
 	pooledA, pooledB := c.va, c.vb
 	if cfg.Compose {
 		c.qa, c.qb = grow(c.qa, n*D), grow(c.qb, m*D)
@@ -626,11 +642,11 @@ func offsetBucket(i, j int) int {
 	return min(max(j-i, -SelfReach), SelfReach) + SelfReach
 }
 
-func compare(D int, h, al, rel, u, out, w, b []float64, n int) {
-	P := 3*D + NumRelations
+func compare(D, K int, h, al, rel, u, out, w, b []float64, n int) {
+	P := 3*D + K
 	for i := range n {
 		ui := u[i*P : (i+1)*P]
-		compareInput(ui, h[i*D:(i+1)*D], al[i*D:(i+1)*D], rel[i*NumRelations:(i+1)*NumRelations])
+		compareInput(ui, h[i*D:(i+1)*D], al[i*D:(i+1)*D], rel[i*K:(i+1)*K])
 		oi := out[i*D : (i+1)*D]
 		for k := range D {
 			oi[k] = relu(b[k] + dot(w[k*P:(k+1)*P], ui))
@@ -671,15 +687,16 @@ func pool(x []float64, n, D int, dst []float64, amax []int) {
 
 // denseRels returns the relation bits of rels as an n x m matrix in
 // relb's storage, the bits of a pair listed twice joined.
-func denseRels(relb []uint16, rels []Rel, n, m int) []uint16 {
+func denseRels(relb []uint16, rels []Rel, n, m, K int) []uint16 {
 	if cap(relb) < n*m {
 		relb = make([]uint16, n*m)
 	}
 	relb = relb[:n*m]
 	clear(relb)
+	mask := uint16(1)<<K - 1 // K is at most MaxRelations: 1<<16 - 1 in uint16 arithmetic is all ones
 	for _, r := range rels {
 		if int(r.I) < n && int(r.J) < m {
-			relb[int(r.I)*m+int(r.J)] |= r.Bits
+			relb[int(r.I)*m+int(r.J)] |= r.Bits & mask
 		}
 	}
 	return relb

@@ -35,6 +35,16 @@ func randInput(rng *rand.Rand, emb, n, m int) *Input {
 	return in
 }
 
+// jittered is a new model of cfg with every parameter moved by normal
+// noise of the given scale, so that no weight sits at its starting value.
+func jittered(cfg Config, rng *rand.Rand, scale float64) *Model {
+	m := New(cfg, rng)
+	for i := range m.P {
+		m.P[i] += scale * rng.NormFloat64()
+	}
+	return m
+}
+
 // withWords gives in's tokens tuned-word rows 0 (none) to words+1 (beyond
 // the table, also none), drawn from rng; without tuned words in is left
 // alone, so the other configurations see the inputs they always did.
@@ -45,6 +55,18 @@ func withWords(rng *rand.Rand, in *Input, words int) *Input {
 	for _, s := range [][]Token{in.A, in.B} {
 		for i := range s {
 			s[i].Word = int32(rng.IntN(words + 2))
+		}
+	}
+	return in
+}
+
+// withRels gives about half of in's relations one of the bits a model of
+// rels relations reads beyond NumRelations; with no more bits than that,
+// in is left alone, as withWords does.
+func withRels(rng *rand.Rand, in *Input, rels int) *Input {
+	for i := range in.Rels {
+		if rels > NumRelations && rng.IntN(2) == 0 {
+			in.Rels[i].Bits |= 1 << (NumRelations + rng.IntN(rels-NumRelations))
 		}
 	}
 	return in
@@ -68,14 +90,13 @@ func TestGradient(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Words: 3},
 		{Emb: 5, D: 4, H: 5, Ctx: CtxTransformer, Layers: 1},
 		{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: 2, Words: 3},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxConv, Rels: 13},
+		{Emb: 5, D: 4, H: 5, Ctx: CtxTransformer, Layers: 1, Rels: 14},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
-		m := New(cfg, rng)
-		for i := range m.P {
-			m.P[i] += 0.1 * rng.NormFloat64()
-		}
+		m := jittered(cfg, rng, 0.1)
 		for trial, target := range []uint8{1, 2, 6} {
-			in := withWords(rng, randInput(rng, cfg.Emb, 3+trial, 4), cfg.Words)
+			in := withRels(rng, withWords(rng, randInput(rng, cfg.Emb, 3+trial, 4), cfg.Words), cfg.Rels)
 			loss := func() float64 {
 				l, _ := Loss(m.Forward(in, nil), target)
 				return l
@@ -140,10 +161,7 @@ func TestForwardMatchesReference(t *testing.T) {
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, NoAttn: true},
 	} {
 		rng := rand.New(rand.NewPCG(7, 8))
-		m := New(cfg, rng)
-		for i := range m.P {
-			m.P[i] += 0.05 * rng.NormFloat64()
-		}
+		m := jittered(cfg, rng, 0.05)
 		for _, nm := range [][2]int{{8, 18}, {1, 1}, {12, 40}} {
 			in := randInput(rng, 100, nm[0], nm[1])
 			z := m.Forward(in, nil)
@@ -174,10 +192,7 @@ func TestForwardMatchesReference(t *testing.T) {
 func TestGradientDropout(t *testing.T) {
 	cfg := Config{Emb: 5, D: 4, H: 5, Ctx: CtxConv}
 	rng := rand.New(rand.NewPCG(1, 2))
-	m := New(cfg, rng)
-	for i := range m.P {
-		m.P[i] += 0.1 * rng.NormFloat64()
-	}
+	m := jittered(cfg, rng, 0.1)
 	in := randInput(rng, cfg.Emb, 4, 5)
 	cache := func() *Cache { return &Cache{Dropout: 0.3, Rand: rand.New(rand.NewPCG(9, 9))} }
 	loss := func() float64 {
@@ -261,19 +276,16 @@ func TestFastMatchesForward(t *testing.T) {
 		{Emb: 100, D: 64, H: 96, Ctx: CtxGRU},
 		{Emb: 100, D: 64, H: 96, Ctx: CtxConv, Words: 7},
 		{Emb: 100, D: 32, H: 48, Ctx: CtxTransformer, Layers: 2},
+		{Emb: 100, D: 96, H: 128, Ctx: CtxConv, Rels: 13},
+		{Emb: 100, D: 32, H: 48, Ctx: CtxTransformer, Layers: 1, Rels: 13},
 	} {
 		rng := rand.New(rand.NewPCG(9, 10))
-		m0, m1 := New(cfg, rng), New(cfg, rng)
-		for _, m := range []*Model{m0, m1} {
-			for i := range m.P {
-				m.P[i] += 0.05 * rng.NormFloat64()
-			}
-		}
+		m0, m1 := jittered(cfg, rng, 0.05), jittered(cfg, rng, 0.05)
 		m0.Temperature, m0.Bias = 1.3, [NumLabels]float64{0.2, -0.1, 0}
 		f0, f1 := NewFast(m0), NewFast(m1)
 		var c Cache32
 		for _, nm := range [][2]int{{8, 18}, {1, 1}, {12, 40}, {0, 5}, {3, 0}, {30, 2}} {
-			in := withWords(rng, randInput(rng, 100, nm[0], nm[1]), cfg.Words)
+			in := withRels(rng, withWords(rng, randInput(rng, 100, nm[0], nm[1]), cfg.Words), cfg.Rels)
 			want := m0.Forward(in, nil)
 			got, gotNew := f0.Forward(in, &c), f0.Forward(in, nil)
 			for k := range want {
@@ -342,10 +354,7 @@ func TestGradientPerturbed(t *testing.T) {
 		{Emb: 5, D: 4, H: 5, Ctx: CtxGRU},
 	} {
 		rng := rand.New(rand.NewPCG(5, 6))
-		m := New(cfg, rng)
-		for i := range m.P {
-			m.P[i] += 0.1 * rng.NormFloat64()
-		}
+		m := jittered(cfg, rng, 0.1)
 		in := randInput(rng, cfg.Emb, 3, 4)
 		advA, advB := make([]float64, 3*cfg.D), make([]float64, 4*cfg.D)
 		for _, r := range [][]float64{advA, advB} {
@@ -407,6 +416,8 @@ func TestValidateTransformer(t *testing.T) {
 		{Config{Emb: 5, D: 6, H: 5, Ctx: CtxTransformer, Layers: 1}, "multiple of 4"},
 		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxTransformer, Layers: 1, Compose: true}, "no comparisons"},
 		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxConv, Layers: 1}, "another encoder"},
+		{Config{Emb: 5, D: 8, H: 5, Ctx: CtxConv, Rels: MaxRelations + 1}, "17 relation bits"},
+		{Config{Emb: 5, D: 8, H: 5, Rels: -1}, "-1 relation bits"},
 	} {
 		m := &Model{Cfg: c.cfg, P: make([]float64, c.cfg.Size()), Temperature: 1}
 		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -417,5 +428,49 @@ func TestValidateTransformer(t *testing.T) {
 	m.P = m.P[:len(m.P)-1]
 	if err := m.Validate(); err == nil {
 		t.Error("a transformer one parameter short validated")
+	}
+}
+
+// TestRels: a model reads the relation bits its Config.Rels counts and no
+// more. A bit beyond them changes nothing (it is masked, not read out of
+// range); within them it moves the logits, in float64 and in float32; and
+// Rels 0 is the NumRelations of the models written before the field.
+func TestRels(t *testing.T) {
+	if d := (Config{Emb: 5, D: 4, H: 5, Rels: NumRelations + 1}).Size() - (Config{Emb: 5, D: 4, H: 5}).Size(); d != 1+2*4 {
+		t.Errorf("one more relation adds %d parameters, want 9 (its attention weight and a weight per comparison unit of each side)", d)
+	}
+	if a, b := (Config{Emb: 5, D: 4, H: 5}).Size(), (Config{Emb: 5, D: 4, H: 5, Rels: NumRelations}).Size(); a != b {
+		t.Errorf("Rels 0 gives %d parameters, Rels %d %d", a, NumRelations, b)
+	}
+	for _, cfg := range []Config{
+		{Emb: 100, D: 32, H: 48, Ctx: CtxConv},
+		{Emb: 100, D: 32, H: 48, Ctx: CtxConv, Rels: 13},
+		{Emb: 100, D: 32, H: 48, Ctx: CtxTransformer, Layers: 1, Rels: 13},
+	} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		m := jittered(cfg, rng, 0.05)
+		f := NewFast(m)
+		in := randInput(rng, 100, 6, 9)
+		plain := m.Forward(in, nil)
+		bit := *in
+		bit.Rels = append([]Rel(nil), in.Rels...)
+		for i := range bit.Rels {
+			bit.Rels[i].Bits |= 1 << 12
+		}
+		high := bit
+		high.Rels = append([]Rel(nil), in.Rels...)
+		for i := range high.Rels {
+			high.Rels[i].Bits |= 1 << 15
+		}
+		if got := m.Forward(&high, nil); got != plain {
+			t.Errorf("%+v: bit 15, which the model does not read, moved the logits %v to %v", cfg, plain, got)
+		}
+		got, got32 := m.Forward(&bit, nil), f.Forward(&bit, nil)
+		if reads := cfg.Relations() > 12; (got != plain) != reads {
+			t.Errorf("%+v: bit 12 read %t, logits %v against %v", cfg, reads, got, plain)
+		}
+		if math.Abs(got32[0]-got[0]) > 1e-4 {
+			t.Errorf("%+v: float32 logits %v, float64 %v with bit 12", cfg, got32, got)
+		}
 	}
 }

@@ -13,7 +13,7 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 		mod.backwardTransformer(in, c, dz, v, gv, ws)
 		return
 	}
-	D, K, P := cfg.D, NumRelations, cfg.cmp()
+	D, K, P := cfg.D, cfg.Relations(), cfg.cmp()
 	n, m := c.n, c.m
 
 	// Classifier and pooling.
@@ -34,8 +34,8 @@ func (mod *Model) Backward(in *Input, c *Cache, dz [NumLabels]float64, grad []fl
 	dat, dbt := ws.vec(&ws.dat, n*D), ws.vec(&ws.dbt, m*D)
 	dra, drb := ws.vec(&ws.dra, n*K), ws.vec(&ws.drb, m*K)
 	du := ws.vec(&ws.du, P)
-	uncompare(D, c.ha, c.at, c.ua, c.va, dva, v.wa, gv.wa, gv.ba, dha, dat, dra, du, n)
-	uncompare(D, c.hb, c.bt, c.ub, c.vb, dvb, v.wb, gv.wb, gv.bb, dhb, dbt, drb, du, m)
+	uncompare(D, K, c.ha, c.at, c.ua, c.va, dva, v.wa, gv.wa, gv.ba, dha, dat, dra, du, n)
+	uncompare(D, K, c.hb, c.bt, c.ub, c.vb, dvb, v.wb, gv.wb, gv.bb, dhb, dbt, drb, du, m)
 
 	// Attention.
 	if !cfg.NoAttn && n > 0 && m > 0 {
@@ -259,8 +259,8 @@ func unpool(d []float64, dx []float64, n, D int, amax []int) {
 	}
 }
 
-func uncompare(D int, h, al, u, out, dout, w, gw, gb, dh, dal, drel, du []float64, n int) {
-	P := 3*D + NumRelations
+func uncompare(D, K int, h, al, u, out, dout, w, gw, gb, dh, dal, drel, du []float64, n int) {
+	P := 3*D + K
 	for i := range n {
 		clear(du)
 		oi, doi := out[i*D:(i+1)*D], dout[i*D:(i+1)*D]
@@ -280,7 +280,7 @@ func uncompare(D int, h, al, u, out, dout, w, gw, gb, dh, dal, drel, du []float6
 			dhi[k] += du[k] + du[2*D+k]*ai[k]
 			dai[k] += du[D+k] + du[2*D+k]*hi[k]
 		}
-		axpy(drel[i*NumRelations:(i+1)*NumRelations], 1, du[3*D:])
+		axpy(drel[i*K:(i+1)*K], 1, du[3*D:])
 	}
 }
 

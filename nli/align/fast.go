@@ -100,7 +100,7 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 		return f.m.Forward(in, &c.c64)
 	}
 	cfg := f.cfg
-	D, K, P := cfg.D, NumRelations, cfg.cmp()
+	D, K, P := cfg.D, cfg.Relations(), cfg.cmp()
 	c.ha = f.encode(in.A, c, &c.pa, c.ha)
 	c.hb = f.encode(in.B, c, &c.pb, c.hb)
 
@@ -113,7 +113,7 @@ func (f *Fast) Forward(in *Input, c *Cache32) [NumLabels]float64 {
 		}
 	}
 	c.alpha = matMul(c.alpha, c.ha, c.hbT, n, D, m)
-	c.relb = denseRels(c.relb, in.Rels, n, m)
+	c.relb = denseRels(c.relb, in.Rels, n, m, K)
 	for ij, bits := range c.relb {
 		if bits != 0 {
 			c.alpha[ij] += relBias(f.wr, bits)
@@ -233,7 +233,7 @@ func (f *Fast) convolve(c *Cache32, h, wT, b []float32, n int, out []float32) []
 // compare returns ReLU(u w + b) for the rows u_i = [h_i; a_i; h_i*a_i;
 // rel_i] of one side.
 func (f *Fast) compare(c *Cache32, h, a, rel, wT, b []float32, n, P int, out []float32) []float32 {
-	D, K := f.cfg.D, NumRelations
+	D, K := f.cfg.D, f.cfg.Relations()
 	c.u = grow(c.u, n*P)
 	for i := range n {
 		compareInput(c.u[i*P:(i+1)*P], h[i*D:(i+1)*D], a[i*D:(i+1)*D], rel[i*K:(i+1)*K])

@@ -38,16 +38,16 @@ type tlayer struct {
 	g1, g2                         []float64 // gates of the attention's and the feed-forward's outputs, D each
 	sp                             []float64 // offset biases within a side, heads x SelfBuckets
 	cr                             []float64 // a bias between the sides, per head
-	rel                            []float64 // relation weights between the sides, heads x NumRelations
+	rel                            []float64 // relation weights between the sides, heads x Config.Relations()
 }
 
-func tlayerSize(D int) int {
-	return 4*(D*D+D) + 2*D*D + 2*D + 2*D*D + D + 2*D + TransformerHeads*(SelfBuckets+1+NumRelations)
+func tlayerSize(D, K int) int {
+	return 4*(D*D+D) + 2*D*D + 2*D + 2*D*D + D + 2*D + TransformerHeads*(SelfBuckets+1+K)
 }
 
 // transformerSize is the number of parameters of a CtxTransformer network.
 func (c Config) transformerSize() int {
-	return c.D*c.in() + c.D + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels + 2*c.D + c.Layers*tlayerSize(c.D) + c.Words*c.D
+	return c.D*c.in() + c.D + c.H*c.feat() + c.H + NumLabels*c.H + NumLabels + 2*c.D + c.Layers*tlayerSize(c.D, c.Relations()) + c.Words*c.D
 }
 
 // transformerViews lays out P for CtxTransformer: projection, classifier,
@@ -67,7 +67,7 @@ func (c Config) transformerViews(p []float64) views {
 		t.wv, t.bv, t.wo, t.bo = take(D*D), take(D), take(D*D), take(D)
 		t.f1, t.c1, t.f2, t.c2 = take(2*D*D), take(2*D), take(2*D*D), take(D)
 		t.g1, t.g2 = take(D), take(D)
-		t.sp, t.cr, t.rel = take(TransformerHeads*SelfBuckets), take(TransformerHeads), take(TransformerHeads*NumRelations)
+		t.sp, t.cr, t.rel = take(TransformerHeads*SelfBuckets), take(TransformerHeads), take(TransformerHeads*c.Relations())
 	}
 	v.we = take(c.Words * D)
 	return v
@@ -111,7 +111,7 @@ func (mod *Model) forwardTransformer(in *Input, c *Cache, v views) [NumLabels]fl
 	N := n + m
 	c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
 	c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
-	c.relb = denseRels(c.relb, in.Rels, n, m)
+	c.relb = denseRels(c.relb, in.Rels, n, m, mod.Cfg.Relations())
 	if len(c.tl) < cfg.Layers {
 		c.tl = append(c.tl, make([]tcache, cfg.Layers-len(c.tl))...)
 	}
@@ -142,7 +142,8 @@ func attnBias(t tlayer, h, i, j, n, m int, relb []uint16) float64 {
 	if (i < n) == (j < n) {
 		return t.sp[h*SelfBuckets+offsetBucket(i, j)]
 	}
-	return t.cr[h] + relBias(t.rel[h*NumRelations:(h+1)*NumRelations], crossBits(i, j, n, m, relb))
+	K := len(t.rel) / TransformerHeads
+	return t.cr[h] + relBias(t.rel[h*K:(h+1)*K], crossBits(i, j, n, m, relb))
 }
 
 // crossBits is the relation bits of tokens i and j of different sides.
@@ -272,6 +273,7 @@ func untransformerLayer(D int, t, gt tlayer, c *tcache, dout []float64, n, m int
 	// Attention.
 	dq, dk, dv := vec(&s.dq, N*D), vec(&s.dk, N*D), vec(&s.dv, N*D)
 	da := vec(&s.da, N)
+	K := len(t.rel) / H
 	for h := range H {
 		lo := h * dh
 		for i := range N {
@@ -292,7 +294,7 @@ func untransformerLayer(D int, t, gt tlayer, c *tcache, dout []float64, n, m int
 					gt.sp[h*SelfBuckets+offsetBucket(i, j)] += de
 				} else {
 					gt.cr[h] += de
-					addBits(gt.rel[h*NumRelations:(h+1)*NumRelations], de, crossBits(i, j, n, m, relb))
+					addBits(gt.rel[h*K:(h+1)*K], de, crossBits(i, j, n, m, relb))
 				}
 				axpy(dqi, de*scale, c.k[j*D+lo:j*D+lo+dh])
 				axpy(dk[j*D+lo:j*D+lo+dh], de*scale, qi)

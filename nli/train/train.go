@@ -135,6 +135,10 @@ type Config struct {
 	// hypernym within two steps (nli.EncoderOptions.Cousins); the caller
 	// encodes with EncoderOptions.
 	Cousins bool
+	// CousinRelation gives cousins a relation of their own
+	// (nli.EncoderOptions.CousinRelation): the networks read 13
+	// relations. Not with Cousins.
+	CousinRelation bool
 	// Weights replaces the weights of the named sets (BaseWeights,
 	// ExtraFiles) in training and calibration ('verity train nli
 	// --set-weight'); ApplyWeights applies them and Info records them.
@@ -203,7 +207,7 @@ type Config struct {
 // EncoderOptions are the encoding choices of cfg, for Encode and the
 // model file.
 func (c Config) EncoderOptions() nli.EncoderOptions {
-	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, Cousins: c.Cousins, DropAsides: c.DropAsides, ExactFigures: c.ExactFigures}
+	return nli.EncoderOptions{Vocab: c.Vocab, NegatedAntonyms: c.NegatedAntonyms, Cousins: c.Cousins, CousinRelation: c.CousinRelation, DropAsides: c.DropAsides, ExactFigures: c.ExactFigures}
 }
 
 // netSeed seeds the network's initial weights, the order of the pairs and
@@ -463,7 +467,7 @@ func Train(ctx context.Context, cfg Config, data []Encoded, logf func(string, ..
 	}
 	model := align.New(acfg, rand.New(rand.NewPCG(cfg.netSeed(), 0x1417)))
 	key := fmt.Sprintf("seed=%d d=%d h=%d ctx=%s lr=%g decay=%g batch=%d shards=%d ablate=%q max=%d train=%d calib=%d%s",
-		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.Cousins, " cousins")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers))+valueKey(" label-smoothing", cfg.LabelSmoothing)+valueKey(" substitute", cfg.Substitute))
+		cfg.Seed, cfg.D, cfg.H, cfg.Context, cfg.LearningRate, cfg.LRDecay, cfg.BatchSize, Shards, cfg.Ablate, cfg.MaxTrain, len(train), len(calib), dropoutKey(cfg.Dropout)+valueKey(" word-dropout", cfg.WordDropout)+distillKey(cfg.Distill, cfg.TeacherKey, cfg.DistillTemperature)+memberKey(cfg.Member)+composeKey(cfg.Compose)+wordsKey(cfg.Vocab, cfg.WordDecay)+valueKey(" ema", cfg.EMA)+flagKey(cfg.NegatedAntonyms, " negated-antonyms")+flagKey(cfg.Cousins, " cousins")+flagKey(cfg.CousinRelation, " cousin-relation")+flagKey(cfg.DropAsides, " drop-asides")+flagKey(cfg.ExactFigures, " exact-figures")+weightsKey(cfg.Weights)+flagKey(cfg.SourcePriors, " source-priors")+flagKey(cfg.SourcePriors && cfg.CompleteSourcesOnly, " complete-sources-only")+valueKey(" adversarial", cfg.Adversarial)+valueKey(" weight-decay", cfg.WeightDecay)+flagKey(cfg.AsJudged, " as-judged")+valueKey(" layers", float64(cfg.Layers))+valueKey(" label-smoothing", cfg.LabelSmoothing)+valueKey(" substitute", cfg.Substitute))
 	ck := checkpoint{Key: key, P: model.P, M: make([]float64, len(model.P)), V: make([]float64, len(model.P)), BestLoss: math.Inf(1)}
 	if cfg.Checkpoint != "" {
 		if f, err := os.Open(cfg.Checkpoint); err == nil {
@@ -661,7 +665,11 @@ func TrainTeacher(ctx context.Context, cfg Config, data []Encoded, logf func(str
 func NetsKey(nets []*align.Model) string {
 	h := sha256.New()
 	for _, n := range nets {
-		fmt.Fprintf(h, "%+v %v %v;", n.Cfg, n.Temperature, n.Bias)
+		// A network of the default relations is named as it was before
+		// align.Config had Rels, so that the keys of earlier teachers (the
+		// shipped file's "teacher") stay as they were.
+		shape := strings.Replace(fmt.Sprintf("%+v", n.Cfg), " Rels:0}", "}", 1)
+		fmt.Fprintf(h, "%s %v %v;", shape, n.Temperature, n.Bias)
 		var b [8]byte
 		for _, x := range n.P {
 			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
@@ -977,7 +985,13 @@ func (c Config) net() (align.Config, error) {
 	if err != nil {
 		return align.Config{}, err
 	}
+	if c.Cousins && c.CousinRelation {
+		return align.Config{}, errors.New("--cousins and --cousin-relation are two readings of the same words; choose one")
+	}
 	a := align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose, Words: len(c.Vocab), Layers: c.Layers}
+	if c.CousinRelation {
+		a.Rels = align.NumRelations + 1
+	}
 	if err := a.Check(); err != nil {
 		return align.Config{}, err
 	}
@@ -1105,6 +1119,9 @@ func Info(cfg Config, nTrain int) map[string]string {
 	}
 	if cfg.Cousins {
 		info["cousins"] = "true"
+	}
+	if cfg.CousinRelation {
+		info["cousin_relation"] = "true"
 	}
 	if cfg.EMA > 0 {
 		info["ema"] = strconv.FormatFloat(cfg.EMA, 'g', -1, 64)

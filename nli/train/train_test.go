@@ -130,6 +130,22 @@ func TestTrainDeterministicAndResumable(t *testing.T) {
 		one.Layers = 1
 		notResumed(t, one, cfg, "a transformer of two layers resumed one of one")
 	})
+	t.Run("cousin-relation", func(t *testing.T) {
+		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, CousinRelation: true}
+		testDeterministicAndResumable(t, cfg)
+		_, m := trainToy(t, cfg)
+		if m.Cfg.Relations() != align.NumRelations+1 || len(m.P) != m.Cfg.Size() {
+			t.Errorf("--cousin-relation trained %+v, want a network of %d relations", m.Cfg, align.NumRelations+1)
+		}
+		plain := cfg
+		plain.CousinRelation = false
+		notResumed(t, plain, cfg, "a network of 13 relations resumed one of 12")
+		both := cfg
+		both.Cousins = true
+		if err := both.CheckShape(); err == nil || !strings.Contains(err.Error(), "choose one") {
+			t.Errorf("--cousins with --cousin-relation: error %v, want one that says to choose one", err)
+		}
+	})
 	t.Run("source-priors", func(t *testing.T) {
 		cfg := Config{D: 8, H: 8, Epochs: 6, BatchSize: 8, LearningRate: 0.01, SourcePriors: true}
 		testDeterministicAndResumable(t, cfg)
@@ -647,5 +663,31 @@ func TestReadings(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "1 training pairs read as two passages") {
 		t.Errorf("log does not count the pairs read twice:\n%s", log.String())
+	}
+}
+
+// TestNetsKeyStable: the key of a model file's networks is what it was
+// when the file was written, so that a rerun of the shipped command names
+// its teacher as the shipped file does and resumes its checkpoints. The
+// shipped networks' key was computed at 41b6596, before align.Config had
+// Rels; a network of 13 relations gets another.
+func TestNetsKeyStable(t *testing.T) {
+	f, err := os.Open("../model/aligner.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	a, err := nli.ReadAligner(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nets := a.Networks()
+	if got := NetsKey(nets); got != "ba07813f6069" {
+		t.Errorf("the shipped networks' key is %s, was ba07813f6069", got)
+	}
+	wide := *nets[0]
+	wide.Cfg.Rels = align.NumRelations + 1
+	if NetsKey([]*align.Model{&wide}) == NetsKey(nets[:1]) {
+		t.Error("a network of 13 relations has the key of one of 12")
 	}
 }
