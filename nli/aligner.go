@@ -3,7 +3,6 @@ package nli
 import (
 	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -133,8 +132,8 @@ func ReadAligner(r io.Reader) (*Aligner, error) {
 	if len(a.Vocab) > align.MaxWords {
 		return nil, fmt.Errorf("read model: %d tuned words, at most %d", len(a.Vocab), align.MaxWords)
 	}
-	if a.Cousins && a.CousinRelation {
-		return nil, errors.New("read model: cousins and cousin_relation are two readings of the same words; a model has one")
+	if err := a.EncoderOptions.Check(); err != nil {
+		return nil, fmt.Errorf("read model: %w", err)
 	}
 	if a.OldWeight < 0 || a.OldWeight >= 1 {
 		return nil, fmt.Errorf("read model: old_weight %g is not in [0, 1)", a.OldWeight)

@@ -1,6 +1,7 @@
 package nli
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -50,6 +51,16 @@ const (
 	// EncoderOptions.CousinRelation (align.Config.Rels 13).
 	relCousin
 )
+
+// Check reports options that cannot go together: Cousins and
+// CousinRelation read the same words two ways. Training and ReadAligner
+// both ask it.
+func (opts EncoderOptions) Check() error {
+	if opts.Cousins && opts.CousinRelation {
+		return errors.New("cousins and cousin_relation are two readings of the same words; choose one")
+	}
+	return nil
+}
 
 // relations is the number of relation bits the encoder gives a network
 // trained with opts.

@@ -234,8 +234,8 @@ relation of their own").`,
 				}
 				cfg.Weights[name] = w
 			}
-			if cfg.Cousins && cfg.CousinRelation {
-				return &evidence.InputError{Field: "cousin-relation", Message: "--cousin-relation: not with --cousins; they are two readings of the same words, choose one"}
+			if err := cfg.EncoderOptions().Check(); err != nil {
+				return &evidence.InputError{Field: "cousin-relation", Message: "--cousin-relation: not with --cousins (" + err.Error() + ")"}
 			}
 			if err := cfg.CheckShape(); err != nil {
 				return &evidence.InputError{Field: "d", Message: "the network's shape: " + err.Error()}

@@ -134,8 +134,9 @@ type views struct {
 	tl                                         []tlayer  // CtxTransformer: the layers
 }
 
-func (c Config) in() int  { return c.Emb + NumChannels }
-func (c Config) cmp() int { return 3*c.D + c.Relations() }
+func (c Config) in() int   { return c.Emb + NumChannels }
+func (c Config) cmp() int  { return 3*c.D + c.Relations() }
+func (c Config) feat() int { return 4*c.D + NumGlobal }
 
 // Relations is the number of relation bits the model reads.
 func (c Config) Relations() int {
@@ -144,7 +145,6 @@ func (c Config) Relations() int {
 	}
 	return c.Rels
 }
-func (c Config) feat() int { return 4*c.D + NumGlobal }
 
 // Size is the number of parameters.
 func (c Config) Size() int {

@@ -111,7 +111,7 @@ func (mod *Model) forwardTransformer(in *Input, c *Cache, v views) [NumLabels]fl
 	N := n + m
 	c.pa = project(cfg, v, in.A, grow(c.pa, n*D), c)
 	c.pb = project(cfg, v, in.B, grow(c.pb, m*D), c)
-	c.relb = denseRels(c.relb, in.Rels, n, m, mod.Cfg.Relations())
+	c.relb = denseRels(c.relb, in.Rels, n, m, cfg.Relations())
 	if len(c.tl) < cfg.Layers {
 		c.tl = append(c.tl, make([]tcache, cfg.Layers-len(c.tl))...)
 	}

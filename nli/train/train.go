@@ -985,8 +985,8 @@ func (c Config) net() (align.Config, error) {
 	if err != nil {
 		return align.Config{}, err
 	}
-	if c.Cousins && c.CousinRelation {
-		return align.Config{}, errors.New("--cousins and --cousin-relation are two readings of the same words; choose one")
+	if err := c.EncoderOptions().Check(); err != nil {
+		return align.Config{}, err
 	}
 	a := align.Config{Emb: 100, D: c.D, H: c.H, NoAttn: c.Ablate == "attention", Ctx: ctx, Compose: c.Compose, Words: len(c.Vocab), Layers: c.Layers}
 	if c.CousinRelation {
