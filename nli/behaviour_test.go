@@ -22,6 +22,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		oldMill = "The old mill opened beside the river in 1850. Weavers came from across the county to work its looms. It closed in 1974 after a fire."
 		pianist = "Ada Brandt (born May 3, 1931) was a German pianist and teacher."
 		station = "The Vela Station is a research observatory in the Atacama Desert, Chile, run by a university consortium."
+		singer  = "Paul McCartney was born in Liverpool in 1942."
+		tower   = "The Eiffel Tower is a wrought-iron tower in Paris."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -60,6 +62,10 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"modal in claim", "Coffee may cause cancer.", "Coffee causes cancer.", Entail},
 		{"the month May is no modal, with", "Ada Brandt was a German pianist.", pianist, Entail},
 		{"the month May is no modal, against", "Ada Brandt was a French pianist.", pianist, Contradict},
+		{"a place within the claim's place", "Paul McCartney was born in England.", singer, Entail},
+		{"another place in the same slot", "Paul McCartney was born in France.", singer, Contradict},
+		{"a city within the claim's country", "The Eiffel Tower is in France.", tower, Entail},
+		{"a city within another country", "The Eiffel Tower is in Germany.", tower, Contradict},
 		{"placed outside a name against", "The Vela Station is located outside Chile.", station, Contradict},
 		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
 		{"something other than against", "The Vela Station is something other than a research observatory.", station, Contradict},

@@ -46,7 +46,10 @@ func TestNegatedAntonyms(t *testing.T) {
 // relBits returns the relation bits the encoder under opts gives claim
 // word a and passage word b (lower case), and false when it gives none.
 func relBits(opts EncoderOptions, claim, passage, a, b string) (uint16, bool) {
-	e := newEncoder(false, opts)
+	return encoderRelBits(newEncoder(false, opts), claim, passage, a, b)
+}
+
+func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 	c, p := e.side(analyse(claim), maxClaimTokens), e.side(analyse(passage), maxPassageTokens)
 	in := e.encode(analyse(claim), analyse(passage))
 	for _, r := range in.Rels {
@@ -55,6 +58,41 @@ func relBits(opts EncoderOptions, claim, passage, a, b string) (uint16, bool) {
 		}
 	}
 	return 0, false
+}
+
+// TestJudgeReadsPlaces: the shipped judge's encoder reads a claim's place
+// that holds the passage's place as its hypernym and no longer as a clash
+// of names; a claim's place within the passage's, and two places neither
+// of which holds the other, are read as before, a clash. The training
+// encoder reads no places, so that the reproduce command still writes the
+// shipped file.
+func TestJudgeReadsPlaces(t *testing.T) {
+	a := loadAligner(t)
+	judge := a.enc
+	training := NewEncoder(a.EncoderOptions).e
+	const mask = 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym | 1<<relNameClash
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		judged, trained      uint16 // the bits of mask each encoder sets
+	}{
+		{"He was born in England.", "He was born in Liverpool in 1942.", "england", "liverpool", 1 << relHypernym, 1 << relNameClash},
+		{"The tower is in Europe.", "The tower stands in Paris.", "europe", "paris", 1 << relHypernym, 1 << relNameClash},
+		{"He was born in Liverpool.", "He was born in England in 1942.", "liverpool", "england", 1 << relNameClash, 1 << relNameClash},
+		{"The tower is in Germany.", "The tower stands in Paris.", "germany", "paris", 1 << relNameClash, 1 << relNameClash},
+		{"She moved to Paris.", "She moved to London.", "paris", "london", 1<<relCoHyponym | 1<<relNameClash, 1<<relCoHyponym | 1<<relNameClash},
+		{"A dog barked.", "An animal barked.", "dog", "animal", 1 << relHyponym, 1 << relHyponym},
+	} {
+		for _, c := range []struct {
+			name string
+			e    *encoder
+			want uint16
+		}{{"judge", judge, tt.judged}, {"training", training, tt.trained}} {
+			bits, _ := encoderRelBits(c.e, tt.claim, tt.passage, tt.a, tt.b)
+			if bits&mask != c.want {
+				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", c.name, tt.claim, tt.passage, tt.a, tt.b, bits&mask, c.want)
+			}
+		}
+	}
 }
 
 // TestCousins: with EncoderOptions.Cousins words whose senses share a

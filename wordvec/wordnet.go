@@ -20,7 +20,9 @@ type Rel uint8
 // CoHyponym means both share a direct hypernym without being synonyms
 // ("Paris" and "London" as national capitals). Cousin, which only
 // RelateWide reports, means they share one two steps up and are no
-// closer ("dog" and "cat").
+// closer ("dog" and "cat"). Whole and Part, which only RelatePlaces
+// reports, mean the first word is a place the second lies within
+// ("England" and "Liverpool") or the reverse.
 const (
 	Synonym Rel = 1 << iota
 	Antonym
@@ -28,6 +30,8 @@ const (
 	Hyponym
 	CoHyponym
 	Cousin
+	Whole
+	Part
 )
 
 // WordNet holds the lexical relations of the Princeton WordNet 3.0
@@ -40,6 +44,7 @@ type WordNet struct {
 	hyper    [][]int32 // per synset, hypernym synset ids
 	antonyms map[[2]int32]bool
 	exc      map[string]string // irregular inflection -> lemma
+	wholes   map[int32][]int32 // per place synset, the places it lies within
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -104,6 +109,20 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	for range nExc {
 		k := d.str()
 		wn.exc[k] = d.str()
+	}
+	// The places section came later; a file without it has no wholes.
+	if d.err == nil && len(d.b) > 0 {
+		wn.wholes = map[int32][]int32{}
+		nPlaced := d.uvarint()
+		prev := 0
+		for range nPlaced {
+			prev += d.uvarint()
+			if prev >= nSyn {
+				d.err = fmt.Errorf("place out of range")
+				break
+			}
+			wn.wholes[int32(prev)] = d.ids(nSyn)
+		}
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
@@ -203,6 +222,7 @@ type WordInfo struct {
 	senses    []int32
 	parents   []int32 // direct hypernyms of the senses
 	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
+	wholes    []int32 // places the senses lie within, sorted
 }
 
 // Known reports whether WordNet has the word.
@@ -237,6 +257,14 @@ func (wn *WordNet) Info(word string) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
+	for _, s := range wi.senses {
+		for _, w := range wn.wholes[s] {
+			if !slices.Contains(wi.wholes, w) {
+				wi.wholes = append(wi.wholes, w)
+			}
+		}
+	}
+	slices.Sort(wi.wholes)
 	return wi
 }
 
@@ -261,17 +289,11 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 			return r | Synonym
 		}
 	}
-	for _, x := range a.senses {
-		if _, ok := slices.BinarySearch(b.ancestors, x); ok {
-			r |= Hypernym
-			break
-		}
+	if anyIn(a.senses, b.ancestors) {
+		r |= Hypernym
 	}
-	for _, x := range b.senses {
-		if _, ok := slices.BinarySearch(a.ancestors, x); ok {
-			r |= Hyponym
-			break
-		}
+	if anyIn(b.senses, a.ancestors) {
+		r |= Hyponym
 	}
 	if r&(Hypernym|Hyponym) == 0 {
 		for _, h := range a.parents {
@@ -281,6 +303,39 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 		}
 	}
 	return r
+}
+
+// RelatePlaces reports Whole when a sense of a is a place that one of b
+// lies within ("England" and "Liverpool", "Europe" and "Paris") and Part
+// for the reverse, from WordNet's part holonyms of locations. Synonyms
+// (words that share a sense) get neither.
+func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
+	if !a.Known() || !b.Known() || (len(a.wholes) == 0 && len(b.wholes) == 0) {
+		return 0
+	}
+	for _, x := range a.senses {
+		if slices.Contains(b.senses, x) {
+			return 0
+		}
+	}
+	var r Rel
+	if anyIn(a.senses, b.wholes) {
+		r |= Whole
+	}
+	if anyIn(b.senses, a.wholes) {
+		r |= Part
+	}
+	return r
+}
+
+// anyIn reports whether any of xs is in sorted.
+func anyIn(xs, sorted []int32) bool {
+	for _, x := range xs {
+		if _, ok := slices.BinarySearch(sorted, x); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // RelateCousins is RelateInfo with co-hyponyms widened to cousins: words

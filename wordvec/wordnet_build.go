@@ -19,6 +19,15 @@ import (
 // "slope").
 const WordNetSenses = 3
 
+// placeLexFiles are the lexicographer files of WordNet's places:
+// noun.location (15) and noun.object (17, continents, islands, rivers).
+// Their part holonyms say where a place lies; those of other nouns (a
+// wheel of a car, a finger of a hand) are left out.
+var placeLexFiles = map[string]bool{"15": true, "17": true}
+
+// maxWholeDepth is how many part-holonym steps a place's wholes climb.
+const maxWholeDepth = 5
+
 type synKey struct {
 	pos    byte
 	offset int
@@ -80,6 +89,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		words   []string
 		hyper   []synKey
 		similar []synKey
+		wholes  []synKey // part holonyms, for places only
 	}
 	syns := map[synKey]*synset{}
 	type antPtr struct {
@@ -104,6 +114,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				return fmt.Errorf("bad word count %q", f[3])
 			}
 			s := &synset{}
+			place := p.pos == 'n' && placeLexFiles[f[1]]
 			for i := range int(nw) {
 				word := strings.ToLower(f[4+2*i])
 				if k := strings.IndexByte(word, '('); k > 0 {
@@ -132,6 +143,10 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 					s.hyper = append(s.hyper, to)
 				case "&":
 					s.similar = append(s.similar, to)
+				case "#p":
+					if place && to.pos == 'n' {
+						s.wholes = append(s.wholes, to)
+					}
 				case "!":
 					src, err1 := strconv.ParseInt(st[:2], 16, 32)
 					dst, err2 := strconv.ParseInt(st[2:], 16, 32)
@@ -306,6 +321,39 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	for _, k := range excKeys {
 		putStr(k)
 		putStr(exc[k])
+	}
+
+	// Places: for each kept place synset, the kept places it lies within,
+	// up to maxWholeDepth steps ("Liverpool" in England, the United
+	// Kingdom, Europe). The closure is taken over every synset, so that a
+	// whole that no kept lemma names ("British Isles") still links its
+	// parts to the wholes above it.
+	var placed []int
+	wholesOf := map[int][]synKey{}
+	for _, k := range keys {
+		var all []synKey
+		frontier := syns[k].wholes
+		for range maxWholeDepth {
+			var next []synKey
+			for _, w := range frontier {
+				if s := syns[w]; s != nil && !slices.Contains(all, w) && w != k {
+					all = append(all, w)
+					next = append(next, s.wholes...)
+				}
+			}
+			frontier = next
+		}
+		if len(all) > 0 {
+			wholesOf[id[k]] = all
+			placed = append(placed, id[k])
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(placed)))
+	prev := 0
+	for _, i := range placed {
+		buf = binary.AppendUvarint(buf, uint64(i-prev))
+		prev = i
+		putIDs(wholesOf[i])
 	}
 
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)

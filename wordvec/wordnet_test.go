@@ -1,6 +1,12 @@
 package wordvec
 
-import "testing"
+import (
+	"bytes"
+	"compress/gzip"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestShippedWordNet(t *testing.T) {
 	wn := DefaultWordNet()
@@ -70,5 +76,93 @@ func TestRelateCousins(t *testing.T) {
 		if got := wn.RelateWide(a, b); got != wide {
 			t.Errorf("RelateWide(%q, %q) = %06b, want %06b", c.a, c.b, got, wide)
 		}
+	}
+}
+
+// TestRelatePlaces: a place and a place within it, at any depth up to
+// maxWholeDepth, are Whole one way and Part the other; places apart,
+// synonyms and words that are no places are neither.
+func TestRelatePlaces(t *testing.T) {
+	wn := DefaultWordNet()
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"england", "liverpool", Whole},
+		{"liverpool", "england", Part},
+		{"europe", "paris", Whole}, // Paris, France, Europe
+		{"france", "paris", Whole},
+		{"asia", "japan", Whole},
+		{"africa", "nairobi", Whole}, // Nairobi, Kenya, Africa
+		{"uk", "liverpool", Whole},
+		{"germany", "paris", 0},
+		{"paris", "london", 0},
+		{"britain", "uk", 0}, // one synset
+		{"england", "england", 0},
+		{"building", "kitchen", 0}, // a part, but of no place
+		{"animal", "dog", 0},
+		{"qwertyx", "england", 0},
+	} {
+		if got := wn.RelatePlaces(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelatePlaces(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestReadWordNetPlaces reads hand-made relation files: one written before
+// the places section existed reads with no places, one with the section
+// relates its places, and a damaged section is refused.
+func TestReadWordNetPlaces(t *testing.T) {
+	// Two synsets without hypernyms, "england" (0) and "liverpool" (1);
+	// no antonyms, no inflections.
+	base := []byte(wordnetMagic)
+	base = append(base, 2, 0, 0, 2)
+	base = append(base, 7)
+	base = append(base, "england"...)
+	base = append(base, 1, 0)
+	base = append(base, 9)
+	base = append(base, "liverpool"...)
+	base = append(base, 1, 1)
+	base = append(base, 0, 0)
+	read := func(raw []byte) (*WordNet, error) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(raw)
+		zw.Close()
+		return ReadWordNet(&buf)
+	}
+	cases := []struct {
+		name    string
+		places  []byte
+		want    Rel // RelatePlaces("england", "liverpool")
+		wantErr string
+	}{
+		{"no places section", nil, 0, ""},
+		{"liverpool in england", []byte{1, 1, 1, 0}, Whole, ""},
+		{"place out of range", []byte{1, 2, 1, 0}, 0, "place out of range"},
+		{"whole out of range", []byte{1, 1, 1, 5}, 0, "id out of range"},
+		{"truncated", []byte{2, 1, 1, 0}, 0, "truncated"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wn, err := read(append(slices.Clone(base), c.places...))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := wn.RelatePlaces(wn.Info("england"), wn.Info("liverpool")); got != c.want {
+				t.Errorf("RelatePlaces(england, liverpool) = %08b, want %08b", got, c.want)
+			}
+			if c.want == Whole {
+				if got := wn.RelatePlaces(wn.Info("liverpool"), wn.Info("england")); got != Part {
+					t.Errorf("RelatePlaces(liverpool, england) = %08b, want Part", got)
+				}
+			}
+		})
 	}
 }

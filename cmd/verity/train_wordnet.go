@@ -20,9 +20,12 @@ func newTrainWordnetCmd() *cobra.Command {
 		Long: `train wordnet reads the Princeton WordNet 3.0 database (Debian package
 wordnet-base, installed in /usr/share/wordnet) and writes the compact relation
 file verity ships as wordvec/wordnet.bin: for each single-word lemma the word
-vectors know, its first senses, the hypernyms of those synsets and the
-antonym pairs. The NLI judge reads synonyms, antonyms, hypernyms and
-co-hyponyms from it. The same database gives the same file, byte for byte.`,
+vectors know, its first senses, the hypernyms of those synsets, the
+antonym pairs and, for places, the places each lies within (part holonyms
+of locations: Liverpool in England, the United Kingdom and Europe). The NLI
+judge reads synonyms, antonyms, hypernyms and co-hyponyms from it, and a
+claim's place that holds the passage's place as its hypernym. The same
+database gives the same file, byte for byte.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
