@@ -122,9 +122,9 @@ type encoder struct {
 	negAnt    bool             // EncoderOptions.NegatedAntonyms
 	cousin    bool             // EncoderOptions.Cousins
 	cousinRel bool             // EncoderOptions.CousinRelation
-	// places reads a place that holds the passage's place as its
-	// hypernym (placed), as the judge does; the training encoder does
-	// not (see Aligner.init).
+	// places reads places and their adjectives as WordNet relates them
+	// (placed), as the judge does; the training encoder does not (see
+	// Aligner.init).
 	places bool
 	// exact compares the claim's figures with the passage's without the
 	// one-unit tolerance (quantity.CompareExact), as the judge does; the
@@ -292,21 +292,26 @@ func (e *encoder) side(t *text, limit int) side {
 }
 
 // placed folds RelatePlaces' answer p into the relations r of a claim
-// word and a passage word: a claim's place that holds the passage's
-// ("England" against "Liverpool", "Europe" against "Paris") is read as
-// its hypernym, as "animal" against "dog", and no longer as a co-hyponym
-// or cousin; the networks entail from a hypernym, where two unrelated
-// names in one slot read as a contradiction. The reverse, a claim's place
+// word and a passage word: a place and its adjective ("England" against
+// "English") are read as synonyms, and a claim's place that holds the
+// passage's ("England" against "Liverpool", "Europe" against "Paris",
+// "German" against "Munich") as its hypernym, as "animal" against "dog";
+// neither is then a co-hyponym or cousin. The networks entail from a
+// synonym or a hypernym, where two unrelated names in one slot read as a
+// contradiction. The reverse, a claim's place
 // within the passage's ("Liverpool" against "England"), is left as it
 // was: read as a hyponym, the shipped networks call "The band was formed
 // in Stockholm." against "... formed in Sweden in 1972." an entailment
 // (0.49 against 0.40) rather than neutral (docs/nli-development.md,
 // "Places within places").
 func placed(r, p wordvec.Rel) wordvec.Rel {
-	if p&wordvec.Whole == 0 {
-		return r
+	switch {
+	case p&wordvec.Synonym != 0:
+		return r&^(wordvec.CoHyponym|wordvec.Cousin) | wordvec.Synonym
+	case p&wordvec.Whole != 0:
+		return r&^(wordvec.CoHyponym|wordvec.Cousin) | wordvec.Hypernym
 	}
-	return r&^(wordvec.CoHyponym|wordvec.Cousin) | wordvec.Hypernym
+	return r
 }
 
 // encode builds the model input of claim c and passage p.

@@ -61,16 +61,16 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 }
 
 // TestJudgeReadsPlaces: the shipped judge's encoder reads a claim's place
-// that holds the passage's place as its hypernym and no longer as a clash
-// of names; a claim's place within the passage's, and two places neither
-// of which holds the other, are read as before, a clash. The training
-// encoder reads no places, so that the reproduce command still writes the
-// shipped file.
+// that holds the passage's place as its hypernym, and a place and its
+// adjective as synonyms, no longer as a clash of names; a claim's place
+// within the passage's, and two places neither of which holds the other,
+// are read as before, a clash. The training encoder reads no places, so
+// that the reproduce command still writes the shipped file.
 func TestJudgeReadsPlaces(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
 	training := NewEncoder(a.EncoderOptions).e
-	const mask = 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym | 1<<relNameClash
+	const mask = 1<<relSynonym | 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym | 1<<relNameClash
 	for _, tt := range []struct {
 		claim, passage, a, b string
 		judged, trained      uint16 // the bits of mask each encoder sets
@@ -81,6 +81,9 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"The tower is in Germany.", "The tower stands in Paris.", "germany", "paris", 1 << relNameClash, 1 << relNameClash},
 		{"She moved to Paris.", "She moved to London.", "paris", "london", 1<<relCoHyponym | 1<<relNameClash, 1<<relCoHyponym | 1<<relNameClash},
 		{"A dog barked.", "An animal barked.", "dog", "animal", 1 << relHyponym, 1 << relHyponym},
+		{"The band is from England.", "They were an English rock band.", "england", "english", 1 << relSynonym, 1 << relNameClash},
+		{"The band is from France.", "They were an English rock band.", "france", "english", 1 << relNameClash, 1 << relNameClash},
+		{"The company is German.", "The company is based in Munich.", "german", "munich", 1 << relHypernym, 1 << relNameClash},
 	} {
 		for _, c := range []struct {
 			name string

@@ -21,7 +21,7 @@ type Rel uint8
 // ("Paris" and "London" as national capitals). Cousin, which only
 // RelateWide reports, means they share one two steps up and are no
 // closer ("dog" and "cat"). Whole and Part, which only RelatePlaces
-// reports, mean the first word is a place the second lies within
+// reports, mean the first word names a place the second's lies within
 // ("England" and "Liverpool") or the reverse.
 const (
 	Synonym Rel = 1 << iota
@@ -45,6 +45,7 @@ type WordNet struct {
 	antonyms map[[2]int32]bool
 	exc      map[string]string // irregular inflection -> lemma
 	wholes   map[int32][]int32 // per place synset, the places it lies within
+	pertains map[int32][]int32 // per adjective synset, the places it is of
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -110,19 +111,11 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 		k := d.str()
 		wn.exc[k] = d.str()
 	}
-	// The places section came later; a file without it has no wholes.
+	// The places sections came later; a file without them has no
+	// places.
 	if d.err == nil && len(d.b) > 0 {
-		wn.wholes = map[int32][]int32{}
-		nPlaced := d.uvarint()
-		prev := 0
-		for range nPlaced {
-			prev += d.uvarint()
-			if prev >= nSyn {
-				d.err = fmt.Errorf("place out of range")
-				break
-			}
-			wn.wholes[int32(prev)] = d.ids(nSyn)
-		}
+		wn.wholes = d.synsetIDs(nSyn)
+		wn.pertains = d.synsetIDs(nSyn)
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
@@ -159,6 +152,25 @@ func (d *decoder) bytes(n int) []byte {
 }
 
 func (d *decoder) str() string { return string(d.bytes(d.uvarint())) }
+
+// synsetIDs reads a count and that many entries, each a synset id below
+// limit (delta-coded) and its list of ids.
+func (d *decoder) synsetIDs(limit int) map[int32][]int32 {
+	out := map[int32][]int32{}
+	n := d.uvarint()
+	prev := 0
+	for range n {
+		prev += d.uvarint()
+		if prev >= limit {
+			if d.err == nil {
+				d.err = fmt.Errorf("synset out of range")
+			}
+			break
+		}
+		out[int32(prev)] = d.ids(limit)
+	}
+	return out
+}
 
 // ids reads a count and that many ids below limit, delta-coded.
 func (d *decoder) ids(limit int) []int32 {
@@ -222,7 +234,10 @@ type WordInfo struct {
 	senses    []int32
 	parents   []int32 // direct hypernyms of the senses
 	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
-	wholes    []int32 // places the senses lie within, sorted
+	// places are the senses and the places an adjective sense is of
+	// ("English": England); wholes the places those lie within, sorted.
+	places []int32
+	wholes []int32
 }
 
 // Known reports whether WordNet has the word.
@@ -257,7 +272,15 @@ func (wn *WordNet) Info(word string) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
+	wi.places = wi.senses
 	for _, s := range wi.senses {
+		for _, p := range wn.pertains[s] {
+			if !slices.Contains(wi.places, p) {
+				wi.places = append(slices.Clip(wi.places), p)
+			}
+		}
+	}
+	for _, s := range wi.places {
 		for _, w := range wn.wholes[s] {
 			if !slices.Contains(wi.wholes, w) {
 				wi.wholes = append(wi.wholes, w)
@@ -305,12 +328,15 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 	return r
 }
 
-// RelatePlaces reports Whole when a sense of a is a place that one of b
-// lies within ("England" and "Liverpool", "Europe" and "Paris") and Part
-// for the reverse, from WordNet's part holonyms of locations. Synonyms
-// (words that share a sense) get neither.
+// RelatePlaces relates two words as places, from WordNet's part
+// holonyms of locations and its adjectives of places (pertainyms). It
+// reports Whole when a names a place that one b names lies within
+// ("England" and "Liverpool", "Europe" and "Paris", "German" and
+// "Munich"), Part for the reverse, and Synonym when one is the other's
+// adjective ("English" and "England"). Words that share a sense get
+// nothing: RelateInfo calls them synonyms.
 func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
-	if !a.Known() || !b.Known() || (len(a.wholes) == 0 && len(b.wholes) == 0) {
+	if !a.Known() || !b.Known() || (len(a.wholes) == 0 && len(b.wholes) == 0 && len(a.places) == len(a.senses) && len(b.places) == len(b.senses)) {
 		return 0
 	}
 	for _, x := range a.senses {
@@ -319,10 +345,16 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 		}
 	}
 	var r Rel
-	if anyIn(a.senses, b.wholes) {
+	for _, x := range a.places {
+		if slices.Contains(b.places, x) {
+			r |= Synonym
+			break
+		}
+	}
+	if anyIn(a.places, b.wholes) {
 		r |= Whole
 	}
-	if anyIn(b.senses, a.wholes) {
+	if anyIn(b.places, a.wholes) {
 		r |= Part
 	}
 	return r

@@ -90,6 +90,10 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		hyper   []synKey
 		similar []synKey
 		wholes  []synKey // part holonyms, for places only
+		place   bool     // a noun of placeLexFiles
+		// pertains are the places an adjective pertains to
+		// ("English" to England).
+		pertains []synKey
 	}
 	syns := map[synKey]*synset{}
 	type antPtr struct {
@@ -113,8 +117,8 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 			if err != nil || len(f) < 5+2*int(nw) {
 				return fmt.Errorf("bad word count %q", f[3])
 			}
-			s := &synset{}
 			place := p.pos == 'n' && placeLexFiles[f[1]]
+			s := &synset{place: place}
 			for i := range int(nw) {
 				word := strings.ToLower(f[4+2*i])
 				if k := strings.IndexByte(word, '('); k > 0 {
@@ -146,6 +150,12 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				case "#p":
 					if place && to.pos == 'n' {
 						s.wholes = append(s.wholes, to)
+					}
+				case "\\":
+					// Nouns are read first, so a place an adjective
+					// pertains to is known by now.
+					if p.pos == 'a' && to.pos == 'n' && syns[to] != nil && syns[to].place {
+						s.pertains = append(s.pertains, to)
 					}
 				case "!":
 					src, err1 := strconv.ParseInt(st[:2], 16, 32)
@@ -354,6 +364,26 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		buf = binary.AppendUvarint(buf, uint64(i-prev))
 		prev = i
 		putIDs(wholesOf[i])
+	}
+
+	// Adjectives of places: for each kept adjective synset that pertains
+	// to kept places, those places ("English" to England, "Polish" to
+	// Poland).
+	var adjs []synKey
+	for _, k := range keys {
+		for _, pl := range syns[k].pertains {
+			if _, ok := id[pl]; ok {
+				adjs = append(adjs, k)
+				break
+			}
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(adjs)))
+	prev = 0
+	for _, k := range adjs {
+		buf = binary.AppendUvarint(buf, uint64(id[k]-prev))
+		prev = id[k]
+		putIDs(syns[k].pertains)
 	}
 
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)

@@ -95,6 +95,11 @@ func TestRelatePlaces(t *testing.T) {
 		{"asia", "japan", Whole},
 		{"africa", "nairobi", Whole}, // Nairobi, Kenya, Africa
 		{"uk", "liverpool", Whole},
+		{"england", "english", Synonym}, // an adjective of a place
+		{"polish", "poland", Synonym},
+		{"german", "munich", Whole},
+		{"munich", "german", Part},
+		{"french", "germany", 0},
 		{"germany", "paris", 0},
 		{"paris", "london", 0},
 		{"britain", "uk", 0}, // one synset
@@ -110,19 +115,23 @@ func TestRelatePlaces(t *testing.T) {
 }
 
 // TestReadWordNetPlaces reads hand-made relation files: one written before
-// the places section existed reads with no places, one with the section
-// relates its places, and a damaged section is refused.
+// the places sections existed reads with no places, one with them relates
+// its places and its adjective of a place, and damaged sections are
+// refused.
 func TestReadWordNetPlaces(t *testing.T) {
-	// Two synsets without hypernyms, "england" (0) and "liverpool" (1);
-	// no antonyms, no inflections.
+	// Three synsets without hypernyms: the nouns "england" (0) and
+	// "liverpool" (1) and the adjective "english" (2); no antonyms, no
+	// inflections.
 	base := []byte(wordnetMagic)
-	base = append(base, 2, 0, 0, 2)
-	base = append(base, 7)
-	base = append(base, "england"...)
-	base = append(base, 1, 0)
-	base = append(base, 9)
-	base = append(base, "liverpool"...)
-	base = append(base, 1, 1)
+	base = append(base, 3, 0, 0, 0, 3)
+	for _, l := range []struct {
+		word string
+		id   byte
+	}{{"england", 0}, {"english", 2}, {"liverpool", 1}} {
+		base = append(base, byte(len(l.word)))
+		base = append(base, l.word...)
+		base = append(base, 1, l.id)
+	}
 	base = append(base, 0, 0)
 	read := func(raw []byte) (*WordNet, error) {
 		var buf bytes.Buffer
@@ -131,17 +140,23 @@ func TestReadWordNetPlaces(t *testing.T) {
 		zw.Close()
 		return ReadWordNet(&buf)
 	}
+	const (
+		wholes   = "\x01\x01\x01\x00" // liverpool (1) lies within england (0)
+		pertains = "\x01\x02\x01\x00" // english (2) is of england (0)
+	)
 	cases := []struct {
 		name    string
-		places  []byte
-		want    Rel // RelatePlaces("england", "liverpool")
+		places  string
+		want    [4]Rel // england~liverpool, liverpool~england, english~england, english~liverpool
 		wantErr string
 	}{
-		{"no places section", nil, 0, ""},
-		{"liverpool in england", []byte{1, 1, 1, 0}, Whole, ""},
-		{"place out of range", []byte{1, 2, 1, 0}, 0, "place out of range"},
-		{"whole out of range", []byte{1, 1, 1, 5}, 0, "id out of range"},
-		{"truncated", []byte{2, 1, 1, 0}, 0, "truncated"},
+		{"no places sections", "", [4]Rel{}, ""},
+		{"places", wholes + pertains, [4]Rel{Whole, Part, Synonym, Whole}, ""},
+		{"no adjectives", wholes + "\x00", [4]Rel{Whole, Part, 0, 0}, ""},
+		{"the adjectives' section missing", wholes, [4]Rel{}, "truncated"},
+		{"place out of range", "\x01\x03\x01\x00\x00", [4]Rel{}, "synset out of range"},
+		{"whole out of range", "\x01\x01\x01\x05\x00", [4]Rel{}, "id out of range"},
+		{"truncated", "\x02\x01\x01\x00", [4]Rel{}, "truncated"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -155,12 +170,9 @@ func TestReadWordNetPlaces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := wn.RelatePlaces(wn.Info("england"), wn.Info("liverpool")); got != c.want {
-				t.Errorf("RelatePlaces(england, liverpool) = %08b, want %08b", got, c.want)
-			}
-			if c.want == Whole {
-				if got := wn.RelatePlaces(wn.Info("liverpool"), wn.Info("england")); got != Part {
-					t.Errorf("RelatePlaces(liverpool, england) = %08b, want Part", got)
+			for i, p := range [][2]string{{"england", "liverpool"}, {"liverpool", "england"}, {"english", "england"}, {"english", "liverpool"}} {
+				if got := wn.RelatePlaces(wn.Info(p[0]), wn.Info(p[1])); got != c.want[i] {
+					t.Errorf("RelatePlaces(%q, %q) = %08b, want %08b", p[0], p[1], got, c.want[i])
 				}
 			}
 		})

@@ -21,11 +21,12 @@ func newTrainWordnetCmd() *cobra.Command {
 wordnet-base, installed in /usr/share/wordnet) and writes the compact relation
 file verity ships as wordvec/wordnet.bin: for each single-word lemma the word
 vectors know, its first senses, the hypernyms of those synsets, the
-antonym pairs and, for places, the places each lies within (part holonyms
-of locations: Liverpool in England, the United Kingdom and Europe). The NLI
-judge reads synonyms, antonyms, hypernyms and co-hyponyms from it, and a
-claim's place that holds the passage's place as its hypernym. The same
-database gives the same file, byte for byte.`,
+antonym pairs, for places the places each lies within (part holonyms of
+locations: Liverpool in England, the United Kingdom and Europe) and the
+places adjectives are of (pertainyms: English, England). The NLI judge reads
+synonyms, antonyms, hypernyms and co-hyponyms from it, a claim's place that
+holds the passage's place as its hypernym and a place and its adjective as
+synonyms. The same database gives the same file, byte for byte.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
