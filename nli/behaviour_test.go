@@ -55,6 +55,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"number the same", "11 workers died during the construction.", "11 workers died during the construction.", Entail},
 		{"date agrees", "The treaty was signed in March 1957.", "The treaty was signed on 25 March 1957 in Rome.", Entail},
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
+		{"a year within the claim's century", "The singer died in the 21st century.", "The singer died in 2016.", Entail},
+		{"a year outside the claim's century", "The singer died in the 20th century.", "The singer died in 2016.", Contradict},
 		{"quantifier stronger", "All birds can fly.", "Many birds can fly.", Neutral},
 		{"quantifier weaker", "Some birds can fly.", "Most birds can fly.", Entail},
 		{"quantifier against a passage with none", "Many farmers in the valley grow apples.", "Farmers in the valley grow apples and pears.", Entail},

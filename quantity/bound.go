@@ -144,7 +144,7 @@ func (s *scanner) rangeAfter(first part, currency string, start int) (q Quantity
 	if joined {
 		resume = max(second.next, p+1)
 	}
-	if second.skip || second.ordinal || second.decade {
+	if second.skip || second.ordinal || second.decade || second.century {
 		return q, 0, 0, false, resume
 	}
 	lo, hi := first.value, second.value

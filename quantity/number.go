@@ -32,6 +32,7 @@ type part struct {
 	unitted     bool // a unit was read
 	ordinal     bool
 	decade      bool
+	century     bool  // "the 21st century", in the exact reading
 	bound       Bound // from a suffix hedge ("or more", "+")
 	era         float64
 	next        int
@@ -92,7 +93,7 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	if first.bound != Exact && bound == Exact {
 		bound = first.bound
 	}
-	if sign > 0 && !first.ordinal {
+	if sign > 0 && !first.ordinal && !first.century {
 		r, rstart, rend, ok, resume := s.rangeAfter(first, currency, start)
 		if ok {
 			q, start, end = r, rstart, rend
@@ -105,6 +106,13 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	switch {
 	case first.ordinal:
 		q.Kind, q.Unit, q.Step = Ordinal, "", 1
+	case first.century:
+		// The nth century as people say it and as "the 1800s" is
+		// read (centuryOf): the 19th, 1800 to 1899 (strictly 1801 to
+		// 1900).
+		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 100, YearPrecision
+		q.Value, q.High = (first.value-1)*100, (first.value-1)*100+99
+		bound = Between
 	case first.decade:
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 10, YearPrecision
 		q.High = q.Value + 9
@@ -124,7 +132,7 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 			bound, start, strict = b, i-n, true
 		}
 	}
-	if bound != Between && !first.decade {
+	if bound != Between && !first.decade && !first.century {
 		q.High = q.Value
 	}
 	q.Bound, q.Approx = bound, bound != Exact
@@ -151,7 +159,7 @@ func (s *scanner) yearLike(f part, sign float64, bound Bound, start, i int) bool
 // not a month, a hedge, a currency or a function word, and the figure has
 // no unit or scale and is not a year ("London 2012" keeps its year).
 func (s *scanner) namePart(p int, f part) bool {
-	if f.unitted || f.scaled || f.ordinal || f.decade || f.kind != Number {
+	if f.unitted || f.scaled || f.ordinal || f.decade || f.century || f.kind != Number {
 		return false
 	}
 	if f.plain && f.digits == 4 && f.v >= 1000 && f.v <= 2100 {
@@ -212,6 +220,11 @@ func (s *scanner) after(f figure, currency string) part {
 		case t.Kind == tWord && f.isInt && currency == "" && (t.Text == "st" || t.Text == "nd" || t.Text == "rd" || t.Text == "th"):
 			pt.ordinal = true
 			pt.value, pt.step, pt.next = f.v, 1, afterSuffix
+			if s.exact && f.plain && f.v >= 1 && f.v <= 21 && s.isWord(afterSuffix, "century") && !s.isEra(afterSuffix+1) {
+				// "the 21st century": in the exact reading, the years it
+				// spans; a century BC is left an ordinal.
+				pt.ordinal, pt.century, pt.next = false, true, afterSuffix+1
+			}
 			return pt
 		case t.Kind == tWord && t.Text == "s" && f.plain && f.digits == 4 && math.Mod(f.v, 10) == 0:
 			pt.decade = true
@@ -295,6 +308,13 @@ func (s *scanner) after(f figure, currency string) part {
 	}
 	pt.value, pt.step, pt.next = f.v*mult, f.step*mult, k
 	return pt
+}
+
+// isEra reports whether the word at i names an era ("BC", "AD").
+func (s *scanner) isEra(i int) bool {
+	t, ok := s.tok(i)
+	_, era := eras[s.lower(i)]
+	return ok && t.Kind == tWord && era
 }
 
 // camel reports whether w opens in lower case and holds a capital later:
