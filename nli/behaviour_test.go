@@ -70,6 +70,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a city within another country", "The Eiffel Tower is in Germany.", tower, Contradict},
 		{"the adjective of the claim's country", "Pink Floyd is a band from England.", "Pink Floyd were an English rock band.", Entail},
 		{"the adjective of another country", "Pink Floyd is a band from France.", "Pink Floyd were an English rock band.", Contradict},
+		{"a city within the claim's country of two words", "The museum is in the United Kingdom.", "The museum is in London.", Entail},
+		{"a city within another country than the claim's", "The museum is in the United States.", "The museum is in London.", Contradict},
 		{"placed outside a name against", "The Vela Station is located outside Chile.", station, Contradict},
 		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
 		{"something other than against", "The Vela Station is something other than a research observatory.", station, Contradict},

@@ -275,6 +275,9 @@ func (e *encoder) side(t *text, limit int) side {
 		}
 		s.chans[i] = c
 	}
+	if e.places {
+		e.placeNames(toks, s.infos)
+	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
 	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
@@ -289,6 +292,39 @@ func (e *encoder) side(t *text, limit int) side {
 	}
 	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
 	return s
+}
+
+// placeNames gives the words of a place's name of three or two words
+// ("United States", "New York") the WordNet analysis of the whole name,
+// so that each relates as the place does ("American" against "United
+// States", "California" against "San Francisco"). A name is read only
+// when its last word is capitalised and none is a figure.
+func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
+	for i := 0; i < len(toks); i++ {
+		for n := 3; n >= 2; n-- {
+			if i+n > len(toks) || !toks[i+n-1].Cap {
+				continue
+			}
+			words := make([]string, n)
+			for k, tk := range toks[i : i+n] {
+				if tk.Num {
+					words = nil
+					break
+				}
+				words[k] = tk.Lower
+			}
+			if words == nil {
+				continue
+			}
+			if info := e.info(strings.Join(words, "_")); info.Known() {
+				for k := i; k < i+n; k++ {
+					infos[k] = info
+				}
+				i += n - 1
+				break
+			}
+		}
+	}
 }
 
 // placed folds RelatePlaces' answer p into the relations r of a claim

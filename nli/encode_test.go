@@ -62,7 +62,8 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 
 // TestJudgeReadsPlaces: the shipped judge's encoder reads a claim's place
 // that holds the passage's place as its hypernym, and a place and its
-// adjective as synonyms, no longer as a clash of names; a claim's place
+// adjective as synonyms, no longer as a clash of names, also for the words
+// of a name of two or three words ("United States"); a claim's place
 // within the passage's, and two places neither of which holds the other,
 // are read as before, a clash. The training encoder reads no places, so
 // that the reproduce command still writes the shipped file.
@@ -84,6 +85,9 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"The band is from England.", "They were an English rock band.", "england", "english", 1 << relSynonym, 1 << relNameClash},
 		{"The band is from France.", "They were an English rock band.", "france", "english", 1 << relNameClash, 1 << relNameClash},
 		{"The company is German.", "The company is based in Munich.", "german", "munich", 1 << relHypernym, 1 << relNameClash},
+		{"He is an American actor.", "He is an actor from the United States.", "american", "united", 1 << relSynonym, 1 << relNameClash},
+		{"It is in California.", "It is in San Francisco.", "california", "francisco", 1 << relHypernym, 1 << relNameClash},
+		{"It is in Texas.", "It is in San Francisco.", "texas", "francisco", 1 << relNameClash, 1 << relNameClash},
 	} {
 		for _, c := range []struct {
 			name string

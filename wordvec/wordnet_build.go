@@ -28,6 +28,22 @@ var placeLexFiles = map[string]bool{"15": true, "17": true}
 // maxWholeDepth is how many part-holonym steps a place's wholes climb.
 const maxWholeDepth = 5
 
+// placeName reports whether a lemma may be the name of a place of two or
+// three words, each of letters alone ("new_york", "united_states"); which
+// are places, the data files say.
+func placeName(lemma string) bool {
+	parts := strings.Split(lemma, "_")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.TrimLeft(p, "abcdefghijklmnopqrstuvwxyz") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 type synKey struct {
 	pos    byte
 	offset int
@@ -54,15 +70,21 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		return ok
 	}
 
-	// Senses from the index files, most frequent first.
+	// Senses from the index files, most frequent first; the names of
+	// places of two or three words ("new_york") wait in multi until the
+	// data files say which synsets are places.
 	senses := map[string][]synKey{}
+	multi := map[string][]synKey{}
 	for _, p := range poses {
 		err := eachLine(filepath.Join(dir, "index."+p.name), func(f []string) error {
 			if len(f) < 6 {
 				return fmt.Errorf("short index line")
 			}
 			lemma := strings.ToLower(f[0])
-			if !keep(lemma) {
+			into := senses
+			if p.pos == 'n' && placeName(lemma) {
+				into = multi
+			} else if !keep(lemma) {
 				return nil
 			}
 			nSyn, err := strconv.Atoi(f[2])
@@ -75,7 +97,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				if err != nil {
 					return fmt.Errorf("bad offset %q", o)
 				}
-				senses[lemma] = append(senses[lemma], synKey{p.pos, off})
+				into[lemma] = append(into[lemma], synKey{p.pos, off})
 			}
 			return nil
 		})
@@ -214,6 +236,19 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 						}
 					}
 				}
+			}
+		}
+	}
+
+	// A name of several words is kept with its senses that are places,
+	// when its commonest sense is one.
+	for lemma, ks := range multi {
+		if s := syns[ks[0]]; s == nil || !s.place {
+			continue
+		}
+		for _, k := range ks {
+			if s := syns[k]; s != nil && s.place {
+				senses[lemma] = append(senses[lemma], k)
 			}
 		}
 	}

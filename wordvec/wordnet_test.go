@@ -100,6 +100,11 @@ func TestRelatePlaces(t *testing.T) {
 		{"german", "munich", Whole},
 		{"munich", "german", Part},
 		{"french", "germany", 0},
+		{"california", "san_francisco", Whole}, // a name of two words
+		{"america", "new_york", Whole},
+		{"american", "united_states", Synonym | Whole}, // of the United States and of the Americas
+		{"united_kingdom", "london", Whole},
+		{"texas", "san_francisco", 0},
 		{"germany", "paris", 0},
 		{"paris", "london", 0},
 		{"britain", "uk", 0}, // one synset
