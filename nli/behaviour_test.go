@@ -72,6 +72,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the adjective of another country", "Pink Floyd is a band from France.", "Pink Floyd were an English rock band.", Contradict},
 		{"a city within the claim's country of two words", "The museum is in the United Kingdom.", "The museum is in London.", Entail},
 		{"a city within another country than the claim's", "The museum is in the United States.", "The museum is in London.", Contradict},
+		{"a city within the claim's abbreviated country", "She lives in the U.S.", "She lives in Chicago.", Entail},
+		{"a city within an abbreviated country, another country claimed", "Austin is in Canada.", "Austin is the capital of the U.S. state of Texas.", Contradict},
 		{"placed outside a name against", "The Vela Station is located outside Chile.", station, Contradict},
 		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
 		{"something other than against", "The Vela Station is something other than a research observatory.", station, Contradict},

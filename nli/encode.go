@@ -297,23 +297,28 @@ func (e *encoder) side(t *text, limit int) side {
 // placeNames gives the words of a place's name of three or two words
 // ("United States", "New York") the WordNet analysis of the whole name,
 // so that each relates as the place does ("American" against "United
-// States", "California" against "San Francisco"). A name is read only
-// when its last word is capitalised and none is a figure.
+// States", "California" against "San Francisco"), and likewise the
+// letters of an abbreviation ("U.S.", which the tokenizer splits into
+// "u" and "s"). A name is read only when none of its words is a figure
+// and its last word is capitalised or every word is a single letter (the
+// letters after a full stop count as opening a sentence).
 func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 	for i := 0; i < len(toks); i++ {
 		for n := 3; n >= 2; n-- {
-			if i+n > len(toks) || !toks[i+n-1].Cap {
+			if i+n > len(toks) {
 				continue
 			}
 			words := make([]string, n)
+			letters := true
 			for k, tk := range toks[i : i+n] {
 				if tk.Num {
 					words = nil
 					break
 				}
 				words[k] = tk.Lower
+				letters = letters && len(tk.Lower) == 1
 			}
-			if words == nil {
+			if words == nil || !letters && !toks[i+n-1].Cap {
 				continue
 			}
 			if info := e.info(strings.Join(words, "_")); info.Known() {

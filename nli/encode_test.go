@@ -88,6 +88,7 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"He is an American actor.", "He is an actor from the United States.", "american", "united", 1 << relSynonym, 1 << relNameClash},
 		{"It is in California.", "It is in San Francisco.", "california", "francisco", 1 << relHypernym, 1 << relNameClash},
 		{"It is in Texas.", "It is in San Francisco.", "texas", "francisco", 1 << relNameClash, 1 << relNameClash},
+		{"She lives in the U.S. now.", "She lives in Chicago.", "u", "chicago", 1 << relHypernym, 1 << relNameClash},
 	} {
 		for _, c := range []struct {
 			name string

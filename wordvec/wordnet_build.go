@@ -44,6 +44,23 @@ func placeName(lemma string) bool {
 	return true
 }
 
+// abbreviation returns an abbreviation of two or three letters, each
+// followed by a full stop ("u.s.", "u.k."), as the words the tokenizer
+// splits it into, joined as a name of several words is ("u_s"); and ""
+// for any other lemma.
+func abbreviation(lemma string) string {
+	parts := strings.Split(strings.TrimSuffix(lemma, "."), ".")
+	if !strings.HasSuffix(lemma, ".") || len(parts) < 2 || len(parts) > 3 {
+		return ""
+	}
+	for _, p := range parts {
+		if len(p) != 1 || p[0] < 'a' || p[0] > 'z' {
+			return ""
+		}
+	}
+	return strings.Join(parts, "_")
+}
+
 type synKey struct {
 	pos    byte
 	offset int
@@ -75,6 +92,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	// data files say which synsets are places.
 	senses := map[string][]synKey{}
 	multi := map[string][]synKey{}
+	abbrevs := map[string][]synKey{} // "u_s" for "u.s."
 	for _, p := range poses {
 		err := eachLine(filepath.Join(dir, "index."+p.name), func(f []string) error {
 			if len(f) < 6 {
@@ -82,7 +100,9 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 			}
 			lemma := strings.ToLower(f[0])
 			into := senses
-			if p.pos == 'n' && placeName(lemma) {
+			if a := abbreviation(lemma); p.pos == 'n' && a != "" {
+				lemma, into = a, abbrevs
+			} else if p.pos == 'n' && placeName(lemma) {
 				into = multi
 			} else if !keep(lemma) {
 				return nil
@@ -241,16 +261,22 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	}
 
 	// A name of several words is kept with its senses that are places,
-	// when its commonest sense is one.
-	for lemma, ks := range multi {
-		if s := syns[ks[0]]; s == nil || !s.place {
-			continue
-		}
+	// when its commonest sense is one; an abbreviation whenever one of
+	// its senses is ("U.S." is first the government, then the country).
+	keepPlaces := func(lemma string, ks []synKey) {
 		for _, k := range ks {
 			if s := syns[k]; s != nil && s.place {
 				senses[lemma] = append(senses[lemma], k)
 			}
 		}
+	}
+	for lemma, ks := range multi {
+		if s := syns[ks[0]]; s != nil && s.place {
+			keepPlaces(lemma, ks)
+		}
+	}
+	for lemma, ks := range abbrevs {
+		keepPlaces(lemma, ks)
 	}
 
 	// Keep the synsets reachable from kept senses through hypernyms.

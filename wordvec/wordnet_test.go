@@ -105,6 +105,8 @@ func TestRelatePlaces(t *testing.T) {
 		{"american", "united_states", Synonym | Whole}, // of the United States and of the Americas
 		{"united_kingdom", "london", Whole},
 		{"texas", "san_francisco", 0},
+		{"u_s", "chicago", Whole}, // "U.S.", as the tokenizer splits it
+		{"u_k", "chicago", 0},
 		{"germany", "paris", 0},
 		{"paris", "london", 0},
 		{"britain", "uk", 0}, // one synset

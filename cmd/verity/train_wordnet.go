@@ -24,7 +24,8 @@ vectors know, its first senses, the hypernyms of those synsets, the
 antonym pairs, for places the places each lies within (part holonyms of
 locations: Liverpool in England, the United Kingdom and Europe) and the
 places adjectives are of (pertainyms: English, England), with the names of
-places of two or three words (New York, United States). The NLI judge reads
+places of two or three words or abbreviated (New York, United States, U.S.).
+The NLI judge reads
 synonyms, antonyms, hypernyms and co-hyponyms from it, a claim's place that
 holds the passage's place as its hypernym and a place and its adjective as
 synonyms. The same database gives the same file, byte for byte.`,
