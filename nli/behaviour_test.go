@@ -55,6 +55,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"number the same", "11 workers died during the construction.", "11 workers died during the construction.", Entail},
 		{"date agrees", "The treaty was signed in March 1957.", "The treaty was signed on 25 March 1957 in Rome.", Entail},
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
+		{"a rank the passage gives otherwise", "Kano is the largest city in Nigeria.", "Kano is the second largest city in Nigeria.", Contradict},
+		{"the rank the passage gives", "Kano is the second largest city in Nigeria.", "Kano is the second largest city in Nigeria, after Lagos.", Entail},
 		{"a year within the claim's century", "The singer died in the 21st century.", "The singer died in 2016.", Entail},
 		{"a year outside the claim's century", "The singer died in the 20th century.", "The singer died in 2016.", Contradict},
 		{"quantifier stronger", "All birds can fly.", "Many birds can fly.", Neutral},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/verity-fc/verity/nli/align"
@@ -464,8 +465,9 @@ func (e *encoder) encode(c, p *text) *align.Input {
 	if nc.Applicable && nc.OK {
 		in.Global[glQuantAgree] = 1
 	}
-	if len(nc.Mismatches) > 0 {
+	if len(nc.Mismatches) > 0 || e.exact && ranksConflict(c.toks, p.toks) {
 		in.Global[glQuantConflict] = 1
+		in.Global[glQuantAgree] = 0
 	}
 	if content > 0 {
 		in.Global[glCoverage] = float64(covered) / float64(content)
@@ -540,4 +542,71 @@ func DropWords(dst, in *align.Input, p float64, rng *rand.Rand) {
 	dst.B = drop(dst.B, in.B)
 	dst.Rels = in.Rels
 	dst.Global = in.Global
+}
+
+// ordinalWords are the ranks written as words.
+var ordinalWords = map[string]int{"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+
+// superlatives are the superlatives whose rank ranksConflict reads;
+// "most" and "least" read with the word after them ("most populous").
+var superlatives = set("largest", "biggest", "tallest", "highest", "longest", "oldest", "smallest", "busiest",
+	"richest", "greatest", "deepest", "fastest", "youngest", "lowest", "heaviest", "widest", "best", "worst",
+	"most", "least", "earliest", "latest", "wealthiest", "poorest", "strongest", "hottest", "coldest")
+
+// ranks returns the rank a text gives each of its superlatives: 1 for
+// "the largest", n for "the second largest" or "the 2nd largest". A
+// superlative after "one of the", or with neither "the" nor a rank
+// before it, gets none.
+func ranks(toks []token) map[string]int {
+	var out map[string]int
+	for k, tk := range toks {
+		if !superlatives[tk.Lower] || k == 0 {
+			continue
+		}
+		key := tk.Lower
+		if key == "most" || key == "least" {
+			if k+1 >= len(toks) || toks[k+1].Num {
+				continue
+			}
+			key += " " + toks[k+1].Lower
+		}
+		prev := toks[k-1].Lower
+		rank := ordinalWords[prev]
+		if k >= 2 && toks[k-2].Num && (prev == "st" || prev == "nd" || prev == "rd" || prev == "th") {
+			if v, err := strconv.Atoi(toks[k-2].Lower); err == nil {
+				rank = v
+			}
+		}
+		if rank == 0 && prev == "the" && !(k >= 3 && toks[k-3].Lower == "one" && toks[k-2].Lower == "of") {
+			rank = 1
+		}
+		if rank == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		if _, seen := out[key]; !seen {
+			out[key] = rank
+		}
+	}
+	return out
+}
+
+// ranksConflict reports whether the claim ranks a superlative otherwise
+// than the passage does: "the largest city" against "the second largest
+// city". The judge reads it as figures in conflict; quantity reads no
+// ranks written as words.
+func ranksConflict(claim, passage []token) bool {
+	rc := ranks(claim)
+	if len(rc) == 0 {
+		return false
+	}
+	rp := ranks(passage)
+	for key, r := range rc {
+		if q, ok := rp[key]; ok && q != r {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package nli
 
 import (
 	"bytes"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -305,5 +306,48 @@ func TestDropWords(t *testing.T) {
 	}
 	if !same(half.A, again.A) || !same(half.B, again.B) {
 		t.Error("the same generator dropped other tokens")
+	}
+}
+
+// TestRanks: the judge reads a superlative's rank ("the largest" is 1,
+// "the second largest" and "the 2nd largest" 2, "one of the largest"
+// none) and a claim that ranks it otherwise than its passage as figures
+// in conflict; the training encoder does not.
+func TestRanks(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want map[string]int
+	}{
+		{"Kano is the largest city in Nigeria.", map[string]int{"largest": 1}},
+		{"Kano is the second largest city in Nigeria.", map[string]int{"largest": 2}},
+		{"Kano is the 2nd largest city in Nigeria.", map[string]int{"largest": 2}},
+		{"Kano is one of the largest cities in Nigeria.", nil},
+		{"Lagos is the most populous city.", map[string]int{"most populous": 1}},
+		{"Most cities are large.", nil},
+	} {
+		if got := ranks(tokenize(tt.text)); !maps.Equal(got, tt.want) {
+			t.Errorf("ranks(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	const passage = "Kano is the second largest city in Nigeria."
+	a := loadAligner(t)
+	for _, tt := range []struct {
+		claim    string
+		conflict bool
+	}{
+		{"Kano is the largest city in Nigeria.", true},
+		{"Kano is the third largest city in Nigeria.", true},
+		{"Kano is the second largest city in Nigeria.", false},
+		{"Kano is one of the largest cities in Nigeria.", false},
+		{"Kano is the oldest city in Nigeria.", false},
+	} {
+		judged := a.enc.encode(analyse(tt.claim), analyse(passage))
+		if got := judged.Global[glQuantConflict] == 1; got != tt.conflict {
+			t.Errorf("judging %q | %q: conflict %v, want %v", tt.claim, passage, got, tt.conflict)
+		}
+		trained := NewEncoder(a.EncoderOptions).Encode(tt.claim, passage)
+		if trained.Global[glQuantConflict] != 0 {
+			t.Errorf("training %q | %q: a conflict; the training encoder reads no ranks", tt.claim, passage)
+		}
 	}
 }
