@@ -305,22 +305,21 @@ func (e *encoder) side(t *text, limit int) side {
 // letters after a full stop count as opening a sentence).
 func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 	for i := 0; i < len(toks); i++ {
-		for n := 3; n >= 2; n-- {
-			if i+n > len(toks) {
-				continue
-			}
-			words := make([]string, n)
-			letters := true
-			for k, tk := range toks[i : i+n] {
-				if tk.Num {
-					words = nil
-					break
-				}
-				words[k] = tk.Lower
+		for n := min(3, len(toks)-i); n >= 2; n-- {
+			run := toks[i : i+n]
+			figure, letters := false, true
+			for _, tk := range run {
+				figure = figure || tk.Num
 				letters = letters && len(tk.Lower) == 1
 			}
-			if words == nil || !letters && !toks[i+n-1].Cap {
+			if figure || !letters && !run[n-1].Cap {
 				continue
+			}
+			// Only a candidate name is joined and looked up: this runs
+			// for every token the judge reads.
+			words := make([]string, n)
+			for k, tk := range run {
+				words[k] = tk.Lower
 			}
 			if info := e.info(strings.Join(words, "_")); info.Known() {
 				for k := i; k < i+n; k++ {
