@@ -180,9 +180,11 @@ func (a *Aligner) Predict(claim, passage string) evidence.Judgment {
 
 func (a *Aligner) judge(c, p *text) evidence.Judgment {
 	cache := a.caches.Get().(*align.Cache32)
-	pr := align.FastEnsembleProbs(a.fast, a.enc.encode(c, p), cache)
+	in, narrow := a.enc.encodePair(c, p)
+	pr := align.FastEnsembleProbs(a.fast, in, cache)
 	a.caches.Put(cache)
 	j := evidence.Judgment{Entail: pr[Entail], Contradict: pr[Contradict], Neutral: pr[Neutral]}
+	j = narrowerPlace(j, narrow)
 	if a.Rules {
 		return applyRules(c, p, j)
 	}

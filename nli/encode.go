@@ -216,6 +216,9 @@ type side struct {
 	chans []uint16
 	vals  []float64 // number value, NaN when not a number
 	infos []*wordvec.WordInfo
+	// locs marks, under places, the words of a name a locative opens
+	// (locative), read before function words go.
+	locs []bool
 }
 
 func (e *encoder) side(t *text, limit int) side {
@@ -278,6 +281,10 @@ func (e *encoder) side(t *text, limit int) side {
 	}
 	if e.places {
 		e.placeNames(toks, s.infos)
+		s.locs = make([]bool, len(toks))
+		for i := range toks {
+			s.locs[i] = toks[i].Cap && locative(toks, i)
+		}
 	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
@@ -289,9 +296,15 @@ func (e *encoder) side(t *text, limit int) side {
 			continue
 		}
 		s.toks[k], s.chans[k], s.vals[k], s.infos[k] = s.toks[i], s.chans[i], s.vals[i], s.infos[i]
+		if s.locs != nil {
+			s.locs[k] = s.locs[i]
+		}
 		k++
 	}
 	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
+	if s.locs != nil {
+		s.locs = s.locs[:k]
+	}
 	return s
 }
 
@@ -339,12 +352,13 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 // "German" against "Munich") as its hypernym, as "animal" against "dog";
 // neither is then a co-hyponym or cousin. The networks entail from a
 // synonym or a hypernym, where two unrelated names in one slot read as a
-// contradiction. The reverse, a claim's place
-// within the passage's ("Liverpool" against "England"), is left as it
-// was: read as a hyponym, the shipped networks call "The band was formed
-// in Stockholm." against "... formed in Sweden in 1972." an entailment
-// (0.49 against 0.40) rather than neutral (docs/nli-development.md,
-// "Places within places").
+// contradiction. The reverse, a claim's place within the passage's
+// ("Liverpool" against "England"), is not read here: read as a hyponym,
+// the shipped networks call "The band was formed in Stockholm." against
+// "... formed in Sweden in 1972." an entailment (0.49 against 0.40)
+// rather than neutral (docs/nli-development.md, "Places within places");
+// encodePair reads it as a synonym and narrowerPlace takes the
+// entailment away.
 func placed(r, p wordvec.Rel) wordvec.Rel {
 	switch {
 	case p&wordvec.Synonym != 0:
@@ -355,8 +369,91 @@ func placed(r, p wordvec.Rel) wordvec.Rel {
 	return r
 }
 
+// locatives are the words that place what comes before them at a place
+// named after them: "born in Stockholm", "moved to Paris".
+var locatives = set("in", "at", "from", "near", "to", "into", "outside", "inside", "within")
+
+// locative reports whether token i of toks is within a name (a run of
+// capitalised words, perhaps after "the") that a locative opens.
+func locative(toks []token, i int) bool {
+	for i > 0 && (toks[i-1].Cap || toks[i-1].Lower == "the") {
+		i--
+	}
+	return i > 0 && locatives[toks[i-1].Lower]
+}
+
+// placeApart reports whether claim token i names a place and the passage
+// names another that WordNet neither holds in it nor places it within
+// ("New York" against "San Francisco"): both named, capitalised.
+func (e *encoder) placeApart(a, b *side, i int) bool {
+	ai := a.infos[i]
+	if !a.toks[i].Cap || !ai.Place() {
+		return false
+	}
+	for j, tb := range b.toks {
+		bi := b.infos[j]
+		if !tb.Cap || !bi.Place() || tb.Stem == a.toks[i].Stem {
+			continue
+		}
+		if e.wn.RelatePlaces(ai, bi) == 0 && e.wn.RelateInfo(ai, bi)&(wordvec.Synonym|wordvec.Hypernym|wordvec.Hyponym) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// partsOfPassage reports whether the claim names a place apart from each
+// of narrowed that also lies within a place the passage names.
+func (e *encoder) partsOfPassage(a, b *side, narrowed []*wordvec.WordInfo) bool {
+	for i, qi := range a.infos {
+		if !a.toks[i].Cap || !qi.Place() || slices.Contains(narrowed, qi) {
+			continue
+		}
+		apart := true
+		for _, p := range narrowed {
+			if e.wn.RelatePlaces(p, qi) != 0 || e.wn.RelateInfo(p, qi)&wordvec.Synonym != 0 {
+				apart = false
+			}
+		}
+		if !apart {
+			continue
+		}
+		for j, bj := range b.infos {
+			if b.toks[j].Cap && e.wn.RelatePlaces(qi, bj)&wordvec.Part != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // encode builds the model input of claim c and passage p.
 func (e *encoder) encode(c, p *text) *align.Input {
+	in, _ := e.encodePair(c, p)
+	return in
+}
+
+// A narrowing is how a claim names a place within a place its passage
+// names, found by encodePair under places.
+type narrowing int
+
+const (
+	// notNarrower: the claim names no place only by one within the
+	// passage's.
+	notNarrower narrowing = iota
+	// narrower: "born in Stockholm" against "born in Sweden".
+	narrower
+	// narrowerNegated: "not born in Stockholm" against "born in Sweden".
+	narrowerNegated
+)
+
+// encodePair is encode that also reports, under places, whether the claim
+// names a place only by one within a place the passage names, and the
+// passage names no other place that holds neither ("New York" against
+// "San Francisco, United States" is a conflict): the place is then read
+// as the passage's, a synonym, and the judge leaves the claim's narrower
+// reading to narrowerPlace.
+func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 	a, b := e.side(c, maxClaimTokens), e.side(p, maxPassageTokens)
 	in := &align.Input{A: make([]align.Token, len(a.toks)), B: make([]align.Token, len(b.toks))}
 	for i, tk := range a.toks {
@@ -373,10 +470,13 @@ func (e *encoder) encode(c, p *text) *align.Input {
 		relate = e.wn.RelateWide
 	}
 	content, covered, related, names, namesMissing := 0, 0, 0, 0, 0
+	narrow := notNarrower
+	var narrowed []*wordvec.WordInfo
 	for i, ta := range a.toks {
 		contentWord := a.chans[i]&(1<<chStop) == 0 && len(ta.Lower) > 1
 		best := uint16(0)
-		nameHit := false
+		nameHit, within := false, false
+		apart := e.places && e.placeApart(&a, &b, i)
 		for j, tb := range b.toks {
 			var bits uint16
 			set := func(r int) { bits |= 1 << r }
@@ -397,7 +497,12 @@ func (e *encoder) encode(c, p *text) *align.Input {
 			if bits&(1<<relSame|1<<relStem) == 0 && a.infos[i] != nil && b.infos[j] != nil {
 				r := relate(a.infos[i], b.infos[j])
 				if e.places {
-					r = placed(r, e.wn.RelatePlaces(a.infos[i], b.infos[j]))
+					pr := e.wn.RelatePlaces(a.infos[i], b.infos[j])
+					if pr&(wordvec.Part|wordvec.Whole|wordvec.Synonym) == wordvec.Part && !apart && a.locs[i] && tb.Cap {
+						within = true
+						pr |= wordvec.Synonym
+					}
+					r = placed(r, pr)
 				}
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
@@ -440,6 +545,13 @@ func (e *encoder) encode(c, p *text) *align.Input {
 				best |= bits
 			}
 		}
+		if within && !apart && best&(1<<relSame|1<<relStem|1<<relNumEqual) == 0 {
+			narrowed = append(narrowed, a.infos[i])
+			narrow = narrower
+			if a.chans[i]&(1<<chNegated) != 0 {
+				narrow = narrowerNegated
+			}
+		}
 		if contentWord {
 			content++
 			if best&(1<<relSame|1<<relStem|1<<relSynonym|1<<relNumEqual) != 0 {
@@ -455,6 +567,12 @@ func (e *encoder) encode(c, p *text) *align.Input {
 				namesMissing++
 			}
 		}
+	}
+	// Places apart from each other, each within the passage's, may make
+	// it up: "in the United States and Canada" against "in North
+	// America".
+	if len(narrowed) > 0 && e.partsOfPassage(&a, &b, narrowed) {
+		narrow = notNarrower
 	}
 	compare := quantity.Compare
 	if e.exact {
@@ -476,7 +594,7 @@ func (e *encoder) encode(c, p *text) *align.Input {
 	if names > 0 {
 		in.Global[glNamesMissing] = float64(namesMissing) / float64(names)
 	}
-	return in
+	return in, narrow
 }
 
 func (e *encoder) token(tk token, chans uint16) align.Token {

@@ -65,9 +65,12 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 // that holds the passage's place as its hypernym, and a place and its
 // adjective as synonyms, no longer as a clash of names, also for the words
 // of a name of two or three words ("United States"); a claim's place
-// within the passage's, and two places neither of which holds the other,
-// are read as before, a clash. The training encoder reads no places, so
-// that the reproduce command still writes the shipped file.
+// within the passage's as a synonym, the judge then leaving the claim's
+// narrower reading to narrowerPlace (TestNarrowerPlace); two places
+// neither of which holds the other, as before, a clash, an adjective read
+// as the place it names first ("American": the United States, which do
+// not hold Toronto, though the Americas do). The training encoder reads no
+// places, so that the reproduce command still writes the shipped file.
 func TestJudgeReadsPlaces(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
@@ -79,7 +82,8 @@ func TestJudgeReadsPlaces(t *testing.T) {
 	}{
 		{"He was born in England.", "He was born in Liverpool in 1942.", "england", "liverpool", 1 << relHypernym, 1 << relNameClash},
 		{"The tower is in Europe.", "The tower stands in Paris.", "europe", "paris", 1 << relHypernym, 1 << relNameClash},
-		{"He was born in Liverpool.", "He was born in England in 1942.", "liverpool", "england", 1 << relNameClash, 1 << relNameClash},
+		{"He was born in Liverpool.", "He was born in England in 1942.", "liverpool", "england", 1 << relSynonym, 1 << relNameClash},
+		{"He is an American actor.", "He is an actor from Toronto.", "american", "toronto", 1 << relNameClash, 1 << relNameClash},
 		{"The tower is in Germany.", "The tower stands in Paris.", "germany", "paris", 1 << relNameClash, 1 << relNameClash},
 		{"She moved to Paris.", "She moved to London.", "paris", "london", 1<<relCoHyponym | 1<<relNameClash, 1<<relCoHyponym | 1<<relNameClash},
 		{"A dog barked.", "An animal barked.", "dog", "animal", 1 << relHyponym, 1 << relHyponym},
@@ -100,6 +104,41 @@ func TestJudgeReadsPlaces(t *testing.T) {
 			if bits&mask != c.want {
 				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", c.name, tt.claim, tt.passage, tt.a, tt.b, bits&mask, c.want)
 			}
+		}
+	}
+}
+
+// TestNarrowerPlace: the judge's encoder reports a claim that names a
+// place, after a locative, only by one within a place of the passage,
+// negated or not, and not when the claim's place also stands in the
+// passage, when the passage names another place that holds neither, when
+// the claim names places apart that lie within the passage's (which may
+// make it up), nor when no locative places anything there. The training
+// encoder reports none.
+func TestNarrowerPlace(t *testing.T) {
+	a := loadAligner(t)
+	training := NewEncoder(a.EncoderOptions).e
+	for _, tt := range []struct {
+		claim, passage string
+		want           narrowing
+	}{
+		{"He was born in Liverpool.", "He was born in England in 1942.", narrower},
+		{"The company is based in Munich.", "The company is based in Germany.", narrower},
+		{"He was born in Liverpool, England.", "He was born in England in 1942.", narrower},
+		{"She lives in Chicago.", "She lives in the United States.", narrower},
+		{"He was not born in Liverpool.", "He was born in England in 1942.", narrowerNegated},
+		{"He was born in England.", "He was born in Liverpool in 1942.", notNarrower},
+		{"He was born in Liverpool.", "He was born in Liverpool, England, in 1942.", notNarrower},
+		{"It was signed in New York City, United States.", "It was signed in San Francisco, United States.", notNarrower},
+		{"It earned $5 million in the United States and Canada.", "It earned $5 million in North America.", notNarrower},
+		{"Liverpool is a port.", "He was born in England in 1942.", notNarrower},
+		{"He was born in France.", "He was born in England in 1942.", notNarrower},
+	} {
+		if _, got := a.enc.encodePair(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("judge: %q | %q: narrowing %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+		if _, got := training.encodePair(analyse(tt.claim), analyse(tt.passage)); got != notNarrower {
+			t.Errorf("training: %q | %q: narrowing %d, want none", tt.claim, tt.passage, got)
 		}
 	}
 }

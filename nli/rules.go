@@ -54,7 +54,10 @@ const (
 	negKeep      = 0.3
 	negCoverage  = 0.8
 	quantKeep    = 0.15
-	modalKeep    = 0.3
+	// placeKeep is the share of entailment (or contradiction)
+	// narrowerPlace keeps.
+	placeKeep = 0.15
+	modalKeep = 0.3
 	// hedgeWindow is how many words on each side of a passage hedge it
 	// governs: the hedge counts when at least half of the claim's words
 	// that the passage has stand that near it, so that a hedge on another
@@ -103,6 +106,28 @@ func toContradiction(j evidence.Judgment) evidence.Judgment {
 	keep := j.Entail * negKeep
 	j.Contradict += j.Entail - keep
 	j.Entail = keep
+	return j
+}
+
+// narrowerPlace applies a claim's narrower place: the claim names a place
+// within the passage's place, and the judge read it as the passage's
+// (encoder.encodePair), so that the rest of the pair decides between
+// agreement and conflict. A passage that says "born in Sweden" cannot say
+// "born in Stockholm", so all but placeKeep of the entailment goes to
+// neutral; nor can it deny "not born in Stockholm", so under a negation
+// all but placeKeep of the contradiction does (docs/nli-development.md,
+// "A place within the passage's").
+func narrowerPlace(j evidence.Judgment, n narrowing) evidence.Judgment {
+	switch n {
+	case narrower:
+		keep := j.Entail * placeKeep
+		j.Neutral += j.Entail - keep
+		j.Entail = keep
+	case narrowerNegated:
+		keep := j.Contradict * placeKeep
+		j.Neutral += j.Contradict - keep
+		j.Contradict = keep
+	}
 	return j
 }
 

@@ -185,3 +185,26 @@ func TestSlotClash(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowerPlaceMoves: a claim's narrower place moves all but placeKeep
+// of the entailment to neutral, under a negation all but placeKeep of the
+// contradiction, and no narrowing moves nothing; the three still sum to 1.
+func TestNarrowerPlaceMoves(t *testing.T) {
+	j := evidence.Judgment{Entail: 0.7, Neutral: 0.2, Contradict: 0.1}
+	for _, tt := range []struct {
+		n    narrowing
+		want evidence.Judgment
+	}{
+		{notNarrower, j},
+		{narrower, evidence.Judgment{Entail: 0.7 * placeKeep, Neutral: 0.2 + 0.7*(1-placeKeep), Contradict: 0.1}},
+		{narrowerNegated, evidence.Judgment{Entail: 0.7, Neutral: 0.2 + 0.1*(1-placeKeep), Contradict: 0.1 * placeKeep}},
+	} {
+		got := narrowerPlace(j, tt.n)
+		if d := cmp.Diff(tt.want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+			t.Errorf("narrowing %d (-want +got):\n%s", tt.n, d)
+		}
+		if s := got.Entail + got.Neutral + got.Contradict; s < 1-1e-12 || s > 1+1e-12 {
+			t.Errorf("narrowing %d: sums to %g", tt.n, s)
+		}
+	}
+}

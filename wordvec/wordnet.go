@@ -46,6 +46,10 @@ type WordNet struct {
 	exc      map[string]string // irregular inflection -> lemma
 	wholes   map[int32][]int32 // per place synset, the places it lies within
 	pertains map[int32][]int32 // per adjective synset, the places it is of
+	isPlace  map[int32]bool    // the synsets that lie within a place or hold one
+	// firstPlace is, per lemma, the place it names first (WordInfo's
+	// primary); nil in a file written before the section was.
+	firstPlace map[int32]int32
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -116,6 +120,16 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	if d.err == nil && len(d.b) > 0 {
 		wn.wholes = d.synsetIDs(nSyn)
 		wn.pertains = d.synsetIDs(nSyn)
+		wn.isPlace = map[int32]bool{}
+		for s, ws := range wn.wholes {
+			wn.isPlace[s] = true
+			for _, w := range ws {
+				wn.isPlace[w] = true
+			}
+		}
+	}
+	if d.err == nil && len(d.b) > 0 {
+		wn.firstPlace = d.firstPlaces(nLem, nSyn)
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
@@ -168,6 +182,26 @@ func (d *decoder) synsetIDs(limit int) map[int32][]int32 {
 			break
 		}
 		out[int32(prev)] = d.ids(limit)
+	}
+	return out
+}
+
+// firstPlaces reads a count and that many entries, each a lemma id below
+// lemmas (delta-coded) and a synset id below synsets.
+func (d *decoder) firstPlaces(lemmas, synsets int) map[int32]int32 {
+	out := map[int32]int32{}
+	n := d.uvarint()
+	prev := 0
+	for range n {
+		prev += d.uvarint()
+		s := d.uvarint()
+		if prev >= lemmas || s >= synsets {
+			if d.err == nil {
+				d.err = fmt.Errorf("first place out of range")
+			}
+			break
+		}
+		out[int32(prev)] = int32(s)
 	}
 	return out
 }
@@ -235,17 +269,27 @@ type WordInfo struct {
 	parents   []int32 // direct hypernyms of the senses
 	ancestors []int32 // hypernyms within maxHyperDepth steps, sorted
 	// places are the senses and the places an adjective sense is of
-	// ("English": England); wholes the places those lie within, sorted.
+	// ("English": England); wholes the places primary lies within,
+	// sorted.
 	places []int32
 	wholes []int32
+	// primary is the place the word names first, -1 for none: the first
+	// sense that is a place, or the place an adjective sense is of, in
+	// WordNet's order of senses ("American": the United States, not the
+	// Americas).
+	primary int32
 }
+
+// Place reports whether the word names a place, or is a place's
+// adjective, in some sense.
+func (wi *WordInfo) Place() bool { return wi != nil && wi.primary >= 0 }
 
 // Known reports whether WordNet has the word.
 func (wi *WordInfo) Known() bool { return wi != nil && len(wi.lemmas) > 0 }
 
 // Info analyses a lower-case word for RelateInfo.
 func (wn *WordNet) Info(word string) *WordInfo {
-	wi := &WordInfo{lemmas: wn.Lemmas(word)}
+	wi := &WordInfo{lemmas: wn.Lemmas(word), primary: -1}
 	for _, l := range wi.lemmas {
 		for _, s := range wn.senses[l] {
 			if !slices.Contains(wi.senses, s) {
@@ -280,7 +324,34 @@ func (wn *WordNet) Info(word string) *WordInfo {
 			}
 		}
 	}
-	for _, s := range wi.places {
+	for _, l := range wi.lemmas {
+		if p, ok := wn.firstPlace[l]; ok {
+			wi.primary = p
+			break
+		}
+	}
+	if wn.firstPlace == nil {
+		for _, s := range wi.places {
+			if wn.isPlace[s] {
+				wi.primary = s
+				break
+			}
+		}
+	}
+	// The wholes are those of the word's places of primary's kind: of
+	// its senses when primary is one ("Japan", first the islands in the
+	// Pacific, then the country in Asia), else of the places its
+	// adjective senses are of ("Canadian": Canada, not the Canadian
+	// River, a sense of the noun that names no person). A file without
+	// firstPlace reads every place alike.
+	from := wi.places
+	if wn.firstPlace != nil {
+		from = wi.senses
+		if !slices.Contains(wi.senses, wi.primary) {
+			from = wi.places[len(wi.senses):]
+		}
+	}
+	for _, s := range from {
 		for _, w := range wn.wholes[s] {
 			if !slices.Contains(wi.wholes, w) {
 				wi.wholes = append(wi.wholes, w)
@@ -330,11 +401,13 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 
 // RelatePlaces relates two words as places, from WordNet's part
 // holonyms of locations and its adjectives of places (pertainyms). It
-// reports Whole when a names a place that one b names lies within
-// ("England" and "Liverpool", "Europe" and "Paris", "German" and
-// "Munich"), Part for the reverse, and Synonym when one is the other's
-// adjective ("English" and "England"). Words that share a sense get
-// nothing: RelateInfo calls them synonyms.
+// reports Whole when a place that b names lies within the place a names
+// first ("England" and "Liverpool", "Europe" and "Paris", "German" and
+// "Munich"; not "American" and "Toronto", though the Americas hold
+// Toronto, since "American" is first of the United States), Part for the
+// reverse, and Synonym when one is the other's adjective ("English" and
+// "England"). Words that share a sense get nothing: RelateInfo calls them
+// synonyms.
 func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 	if !a.Known() || !b.Known() || (len(a.wholes) == 0 && len(b.wholes) == 0 && len(a.places) == len(a.senses) && len(b.places) == len(b.senses)) {
 		return 0
@@ -351,10 +424,10 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 			break
 		}
 	}
-	if anyIn(a.places, b.wholes) {
+	if _, ok := slices.BinarySearch(b.wholes, a.primary); ok && a.primary >= 0 {
 		r |= Whole
 	}
-	if anyIn(b.places, a.wholes) {
+	if _, ok := slices.BinarySearch(a.wholes, b.primary); ok && b.primary >= 0 {
 		r |= Part
 	}
 	return r

@@ -447,6 +447,47 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		putIDs(syns[k].pertains)
 	}
 
+	// The place each lemma names first: its commonest noun sense when
+	// that is a place, else the place its commonest adjective sense is
+	// of, among the places above ("American" is first of the United
+	// States, then of the Americas; "Canadian", a person, then the
+	// Canadian River, is first of Canada). The lists above are sorted by
+	// id, which loses WordNet's order of senses.
+	isPlace := map[int]bool{}
+	for i, ws := range wholesOf {
+		isPlace[i] = true
+		for _, w := range ws {
+			if j, ok := id[w]; ok {
+				isPlace[j] = true
+			}
+		}
+	}
+	type firstPlace struct{ lemma, place int }
+	var firsts []firstPlace
+	for i, l := range lemmas {
+		var seen []byte
+	senses:
+		for _, k := range senses[l] {
+			if slices.Contains(seen, k.pos) {
+				continue
+			}
+			seen = append(seen, k.pos)
+			for _, c := range append([]synKey{k}, syns[k].pertains...) {
+				if j, ok := id[c]; ok && isPlace[j] {
+					firsts = append(firsts, firstPlace{i, j})
+					break senses
+				}
+			}
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(firsts)))
+	prev = 0
+	for _, f := range firsts {
+		buf = binary.AppendUvarint(buf, uint64(f.lemma-prev))
+		buf = binary.AppendUvarint(buf, uint64(f.place))
+		prev = f.lemma
+	}
+
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err

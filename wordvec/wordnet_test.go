@@ -102,7 +102,11 @@ func TestRelatePlaces(t *testing.T) {
 		{"french", "germany", 0},
 		{"california", "san_francisco", Whole}, // a name of two words
 		{"america", "new_york", Whole},
-		{"american", "united_states", Synonym | Whole}, // of the United States and of the Americas
+		{"american", "united_states", Synonym}, // first of the United States, then of the Americas
+		{"american", "toronto", 0},             // the Americas hold Toronto; the United States do not
+		{"canadian", "american", 0},            // the Canadian River, in the United States, is the noun's
+		{"canadian", "toronto", Whole},
+		{"japan", "asia", Part}, // the islands are in the Pacific, the country in Asia
 		{"united_kingdom", "london", Whole},
 		{"texas", "san_francisco", 0},
 		{"u_s", "chicago", Whole}, // "U.S.", as the tokenizer splits it
@@ -123,7 +127,8 @@ func TestRelatePlaces(t *testing.T) {
 
 // TestReadWordNetPlaces reads hand-made relation files: one written before
 // the places sections existed reads with no places, one with them relates
-// its places and its adjective of a place, and damaged sections are
+// its places and its adjective of a place, one with the first places
+// relates a word as the place it names first, and damaged sections are
 // refused.
 func TestReadWordNetPlaces(t *testing.T) {
 	// Three synsets without hypernyms: the nouns "england" (0) and
@@ -164,6 +169,14 @@ func TestReadWordNetPlaces(t *testing.T) {
 		{"place out of range", "\x01\x03\x01\x00\x00", [4]Rel{}, "synset out of range"},
 		{"whole out of range", "\x01\x01\x01\x05\x00", [4]Rel{}, "id out of range"},
 		{"truncated", "\x02\x01\x01\x00", [4]Rel{}, "truncated"},
+		// The first places: england (lemma 0) and liverpool (lemma 2)
+		// name theirs; english (lemma 1) names none first, so it holds
+		// nothing, though it stays England's adjective.
+		{"first places", wholes + pertains + "\x03\x00\x00\x01\x00\x01\x01", [4]Rel{Whole, Part, Synonym, Whole}, ""},
+		{"no first place for the adjective", wholes + pertains + "\x02\x00\x00\x02\x01", [4]Rel{Whole, Part, Synonym, 0}, ""},
+		{"first place's lemma out of range", wholes + pertains + "\x01\x05\x00", [4]Rel{}, "first place out of range"},
+		{"first place out of range", wholes + pertains + "\x01\x00\x07", [4]Rel{}, "first place out of range"},
+		{"first places truncated", wholes + pertains + "\x02\x00\x00", [4]Rel{}, "truncated"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -24,11 +24,13 @@ vectors know, its first senses, the hypernyms of those synsets, the
 antonym pairs, for places the places each lies within (part holonyms of
 locations: Liverpool in England, the United Kingdom and Europe) and the
 places adjectives are of (pertainyms: English, England), with the names of
-places of two or three words or abbreviated (New York, United States, U.S.).
-The NLI judge reads synonyms, antonyms, hypernyms and co-hyponyms from it, a
-claim's place that holds the passage's place as its hypernym and a place and
-its adjective as synonyms. The same database gives the same file, byte for
-byte.`,
+places of two or three words or abbreviated (New York, United States, U.S.),
+and the place each word names first (American: the United States, not the
+Americas). The NLI judge reads synonyms, antonyms, hypernyms and co-hyponyms
+from it, a claim's place that holds the passage's place as its hypernym, a
+place and its adjective as synonyms, and a claim's place within the
+passage's as neither entailed nor contradicted. The same database gives the
+same file, byte for byte.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
