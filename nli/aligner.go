@@ -83,6 +83,11 @@ func (a *Aligner) init() {
 	// 0.91). The networks were trained without it, as with the figures
 	// above (docs/nli-development.md, "Places within places").
 	a.enc.places = true
+	// The judge reads "324 metres tall" and "324 metres high" as one
+	// dimension, "height", where the networks called them unrelated and
+	// the pair neutral, 0.76 (docs/nli-development.md, "Dimensions
+	// measured").
+	a.enc.dims = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

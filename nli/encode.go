@@ -10,6 +10,7 @@ import (
 
 	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/quantity"
+	txt "github.com/verity-fc/verity/text"
 	"github.com/verity-fc/verity/wordvec"
 )
 
@@ -131,6 +132,10 @@ type encoder struct {
 	// one-unit tolerance (quantity.CompareExact), as the judge does; the
 	// training encoder does not (see Aligner.init).
 	exact bool
+	// dims reads the words of claim and passage that measure one
+	// dimension as its noun (sameDimensions), as the judge does; the
+	// training encoder does not (see Aligner.init).
+	dims bool
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -219,6 +224,9 @@ type side struct {
 	// locs marks, under places, the words of a name a locative opens
 	// (locative), read before function words go.
 	locs []bool
+	// dims are, under dims, the dimension each word measures
+	// (measuredDimension).
+	dims []string
 }
 
 func (e *encoder) side(t *text, limit int) side {
@@ -286,6 +294,12 @@ func (e *encoder) side(t *text, limit int) side {
 			s.locs[i] = toks[i].Cap && locative(toks, i)
 		}
 	}
+	if e.dims {
+		s.dims = make([]string, len(toks))
+		for i := range toks {
+			s.dims[i] = measuredDimension(toks, i)
+		}
+	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
 	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
@@ -299,11 +313,17 @@ func (e *encoder) side(t *text, limit int) side {
 		if s.locs != nil {
 			s.locs[k] = s.locs[i]
 		}
+		if s.dims != nil {
+			s.dims[k] = s.dims[i]
+		}
 		k++
 	}
 	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
 	if s.locs != nil {
 		s.locs = s.locs[:k]
+	}
+	if s.dims != nil {
+		s.dims = s.dims[:k]
 	}
 	return s
 }
@@ -382,6 +402,73 @@ func locative(toks []token, i int) bool {
 	return i > 0 && locatives[toks[i-1].Lower]
 }
 
+// dimensions are the adjectives of a dimension that follow a measure
+// ("324 metres tall"), and the noun each measures.
+var dimensions = map[string]string{
+	"tall": "height", "high": "height", "long": "length", "wide": "width", "broad": "width",
+	"deep": "depth", "thick": "thickness",
+}
+
+// dimensionNouns are the nouns dimensions measure.
+var dimensionNouns = set("height", "length", "width", "depth", "thickness")
+
+// measuredDimension returns the dimension token i of toks names: the noun
+// of an adjective of a dimension right after a unit of length ("324
+// metres tall": height), or a dimension's noun itself; "" for none.
+func measuredDimension(toks []token, i int) string {
+	if dimensionNouns[toks[i].Lower] {
+		return toks[i].Lower
+	}
+	if n, ok := dimensions[toks[i].Lower]; ok && i > 0 && quantity.LengthUnit(toks[i-1].Lower) {
+		return n
+	}
+	return ""
+}
+
+// sameDimensions rewrites the words of claim and passage that measure one
+// dimension as its noun: "324 metres tall" against "324 metres high" or
+// "a height of 324 metres" then share the word "height". WordNet relates
+// neither "tall" with "high" nor either with "height" (they share an
+// attribute, as "tall" and "short" do), so the networks read those pairs
+// as neutral, the words unaligned. Words of two dimensions are left as
+// they are: as nouns the networks would align "length" with "depth"; so
+// are the words of a dimension both texts write alike.
+func (e *encoder) sameDimensions(a, b *side) {
+	for i, d := range a.dims {
+		if d == "" || !slices.Contains(b.dims, d) || !e.dimensionWords(a, b, d) {
+			continue
+		}
+		for _, s := range []*side{a, b} {
+			for k, dk := range s.dims {
+				if dk == d && s.toks[k].Lower != d {
+					s.toks[k].Lower, s.toks[k].Stem = d, txt.Stem(d)
+					s.infos[k] = e.info(d)
+				}
+			}
+		}
+		a.dims[i] = ""
+	}
+}
+
+// dimensionWords reports whether claim and passage measure dimension d
+// in more than one word ("tall" and "high"; not "long" on both sides, which
+// the networks read as they are).
+func (e *encoder) dimensionWords(a, b *side, d string) bool {
+	first := ""
+	for _, s := range []*side{a, b} {
+		for k, dk := range s.dims {
+			switch {
+			case dk != d:
+			case first == "":
+				first = s.toks[k].Lower
+			case s.toks[k].Lower != first:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // placeApart reports whether claim token i names a place and the passage
 // names another that WordNet neither holds in it nor places it within
 // ("New York" against "San Francisco"): both named, capitalised.
@@ -455,6 +542,9 @@ const (
 // reading to narrowerPlace.
 func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 	a, b := e.side(c, maxClaimTokens), e.side(p, maxPassageTokens)
+	if e.dims {
+		e.sameDimensions(&a, &b)
+	}
 	in := &align.Input{A: make([]align.Token, len(a.toks)), B: make([]align.Token, len(b.toks))}
 	for i, tk := range a.toks {
 		in.A[i] = e.token(tk, a.chans[i])

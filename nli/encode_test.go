@@ -143,6 +143,39 @@ func TestNarrowerPlace(t *testing.T) {
 	}
 }
 
+// TestSameDimensions: the judge's encoder reads the words of claim and
+// passage that measure one dimension as the same word ("tall" after a unit
+// of length, "high" after one, "height"), and leaves words of two
+// dimensions, a dimension's adjective with no unit before it, and the
+// training encoder's words as they are.
+func TestSameDimensions(t *testing.T) {
+	a := loadAligner(t)
+	training := NewEncoder(a.EncoderOptions).e
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		judged               bool // the judge's encoder reads a and b as the same word
+	}{
+		{"The tower is 324 metres tall.", "The tower stands 324 metres high.", "tall", "high", true},
+		{"The tower is 324 metres tall.", "The tower has a height of 324 metres.", "tall", "height", true},
+		{"The tower is 1,063 ft high.", "The tower is 1,063 feet tall.", "high", "tall", true},
+		{"The lake is 300 m deep.", "The lake has a maximum depth of 300 metres.", "deep", "depth", true},
+		{"The pool is 25 metres long.", "The pool is 25 metres deep.", "long", "deep", false},
+		{"The tower is very tall.", "The tower stands 324 metres high.", "tall", "high", false},
+		{"The hopes were high.", "The tower is 324 metres tall.", "high", "tall", false},
+	} {
+		for _, c := range []struct {
+			name string
+			e    *encoder
+			want bool
+		}{{"judge", a.enc, tt.judged}, {"training", training, false}} {
+			bits, _ := encoderRelBits(c.e, tt.claim, tt.passage, tt.a, tt.b)
+			if got := bits&(1<<relSame) != 0; got != c.want {
+				t.Errorf("%s: %q | %q: %s~%s the same word %t, want %t (bits %b)", c.name, tt.claim, tt.passage, tt.a, tt.b, got, c.want, bits)
+			}
+		}
+	}
+}
+
 // TestCousins: with EncoderOptions.Cousins words whose senses share a
 // hypernym two steps up are related as co-hyponyms ("guitar" and
 // "violin"), direct co-hyponyms stay so, and without the option the

@@ -278,3 +278,17 @@ var startWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// lengths are the units of length of the lexicons.
+var lengths = map[string]bool{"km": true, "m": true, "cm": true, "mm": true, "mi": true, "ft": true, "in": true}
+
+// LengthUnit reports whether word, one token as written, names a unit of
+// length ("metres", "ft", "m"; symbols match case-sensitively, as
+// symbolUnits does).
+func LengthUnit(word string) bool {
+	if f, ok := symbolUnits[word]; ok {
+		return lengths[f.unit]
+	}
+	f, ok := wordUnits[strings.ToLower(word)]
+	return ok && lengths[f.unit]
+}

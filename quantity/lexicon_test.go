@@ -1,0 +1,19 @@
+package quantity
+
+import "testing"
+
+func TestLengthUnit(t *testing.T) {
+	for _, tt := range []struct {
+		word string
+		want bool
+	}{
+		{"metres", true}, {"Meters", true}, {"foot", true}, {"ft", true}, {"m", true}, {"km", true},
+		{"inches", true}, {"miles", true},
+		{"M", false}, // a million, not metres
+		{"kg", false}, {"litres", false}, {"years", false}, {"tall", false}, {"", false},
+	} {
+		if got := LengthUnit(tt.word); got != tt.want {
+			t.Errorf("LengthUnit(%q) = %t, want %t", tt.word, got, tt.want)
+		}
+	}
+}
