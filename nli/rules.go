@@ -254,7 +254,9 @@ func negationFlip(c, p *text) bool {
 // both name something (otherSubject), and evidence about another named
 // subject (otherNamedSubject), are neutral; and by the same-slot rule
 // (sameSlotRule): a passage that fills a slot of the claim's event with
-// another name contradicts it. applyRules also acts on a
+// another name contradicts it, as does one that gives the claim's
+// definite role to another subject (uniqueRole), last, after the subject
+// rules. applyRules also acts on a
 // passage sharing no word when only one side names something; for the
 // network that made SNLI's contradictions neutral, whose captions name
 // nothing but carry a capital by a typo or a nationality ("A Man in a
@@ -266,6 +268,9 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
 		j = toNeutral(j)
+	}
+	if uniqueRole(c, p) {
+		j = toContradiction(j)
 	}
 	return j
 }

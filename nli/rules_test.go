@@ -208,3 +208,33 @@ func TestNarrowerPlaceMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueRole: the passage gives the claim's definite role to another
+// subject, or it does not: the same subject, a role that is not the
+// claim's, an indefinite or shared role, a negation, another tense, a
+// pronoun or a determiner for a subject, or the claim's subject named in
+// the passage.
+func TestUniqueRole(t *testing.T) {
+	for _, tt := range []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Sydney is the capital of Australia.", "Canberra is the capital city of Australia.", true},
+		{"John Smith is the chief executive of Acme.", "Jane Doe is the chief executive of Acme.", true},
+		{"The Harbour Bridge is the longest bridge in Sydney.", "The Anzac Bridge is the longest bridge in Sydney.", true},
+		{"Canberra is the capital of Australia.", "Canberra is the capital city of Australia.", false},
+		{"Sydney is the largest city in Australia.", "Canberra is the capital of Australia.", false},
+		{"Sydney is a city in Australia.", "Canberra is a city in Australia.", false},
+		{"Tom is the son of Ann.", "Jim is the son of Ann.", false},
+		{"Sydney is not the capital of Australia.", "Canberra is the capital of Australia.", false},
+		{"Obama was the president of the United States.", "Biden is the president of the United States.", false},
+		{"It is the capital of Australia.", "Canberra is the capital of Australia.", false},
+		{"The team is the champion of the league.", "The club is the champion of the league.", false},
+		{"Sydney is the capital of Australia.", "Canberra, not Sydney, is the capital of Australia.", false},
+		{"Sydney is the capital of Australia.", "In 1913 Canberra became the capital of Australia.", false},
+	} {
+		if got := uniqueRole(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("uniqueRole(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}

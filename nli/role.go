@@ -1,0 +1,102 @@
+package nli
+
+// The unique-role rule: "Sydney is the capital of Australia." against
+// "Canberra is the capital of Australia." fills the claim's slot, the
+// capital of Australia, with another subject. A definite role ("the
+// capital of", "the largest city in", "the chief executive of") has one
+// holder, so the passage contradicts the claim. The networks read these
+// pairs as entailments (0.43 to 0.80): every word of the predicate
+// matches, and a name that opens a sentence is not marked as a name.
+
+// copulas are the verbs that give a subject a role ("X is the ...").
+var copulas = set("is", "was", "remains", "remained", "became")
+
+// sharedRoles are roles that more than one holds at once ("the son of",
+// "the member of"): another subject in them contradicts nothing.
+var sharedRoles = set("son", "daughter", "brother", "sister", "child", "sibling", "cousin", "nephew", "niece",
+	"grandson", "granddaughter", "uncle", "aunt", "friend", "member", "student", "pupil", "fan", "parent",
+	"grandchild", "descendant", "relative", "colleague", "ally", "neighbour", "neighbor")
+
+// roleSubjectMax bounds the words of a subject before its copula.
+const roleSubjectMax = 5
+
+// roleWindow is how many words after "the" the role is read in.
+const roleWindow = 10
+
+// subjectDeterminers open a subject that may refer to what another
+// subject names ("the team" and "the club"; "its capital").
+var subjectDeterminers = set("this", "that", "these", "those", "a", "an", "its", "his", "her", "their", "our", "my", "your")
+
+// definiteRole splits the sentence that opens toks as "SUBJECT is the
+// ROLE": the subject's words (an article "the" dropped), the copula and
+// the role's words, up to roleWindow words after "the". ok is false when the sentence does
+// not open so, when the subject is a pronoun or begins with a determiner
+// other than "the", or when "the" is followed by a common noun only (a
+// "the" that opens the subject must be followed by a capitalised word).
+func definiteRole(toks []token) (subject []token, copula string, role []token, ok bool) {
+	for i := 1; i < len(toks)-2 && i <= roleSubjectMax; i++ {
+		if !copulas[toks[i].Lower] || toks[i+1].Lower != "the" {
+			continue
+		}
+		subject = toks[:i]
+		if subject[0].Lower == "the" {
+			if len(subject) < 2 || !subject[1].Cap {
+				return nil, "", nil, false
+			}
+			subject = subject[1:]
+		}
+		for _, tk := range subject {
+			if pronouns[tk.Lower] || subjectDeterminers[tk.Lower] || negations[tk.Lower] || tk.Num {
+				return nil, "", nil, false
+			}
+		}
+		return subject, toks[i].Lower, toks[i+2 : min(len(toks), i+2+roleWindow)], true
+	}
+	return nil, "", nil, false
+}
+
+// uniqueRole reports whether the passage gives the claim's definite role
+// to another subject: both open "SUBJECT is the ROLE" with the same copula
+// (definiteRole; "was the president" and "is the president" may both
+// hold), every content word of the claim's role is in the passage's, the
+// role is none that several hold at once (sharedRoles), neither role is
+// negated, and neither text has every word of the other's subject (the
+// Harbour Bridge and the Anzac Bridge are two; "Canberra, not Sydney, is
+// the capital" names the claim's subject).
+func uniqueRole(c, p *text) bool {
+	cs, ccop, cr, ok := definiteRole(c.toks)
+	if !ok {
+		return false
+	}
+	ps, pcop, pr, ok := definiteRole(p.toks)
+	if !ok || pcop != ccop {
+		return false
+	}
+	roleWords := map[string]bool{}
+	for _, tk := range pr {
+		if negations[tk.Lower] {
+			return false
+		}
+		roleWords[tk.Stem] = true
+	}
+	content := 0
+	for _, tk := range cr {
+		if negations[tk.Lower] {
+			return false
+		}
+		if sharedRoles[tk.Lower] || sharedRoles[tk.Stem] {
+			return false
+		}
+		if stopwords[tk.Lower] || tk.Num {
+			continue
+		}
+		if !roleWords[tk.Stem] {
+			return false
+		}
+		content++
+	}
+	if content == 0 {
+		return false
+	}
+	return !allIn(cs, p.stems) && !allIn(ps, c.stems)
+}
