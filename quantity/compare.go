@@ -268,6 +268,12 @@ func check(claim, source string, exact bool) []Finding {
 		if exact && c.q.Precision == DayPrecision {
 			cands = daysOnly(cands)
 		}
+		if dimensionNouns[chead] && slices.ContainsFunc(cands, func(k candidate) bool { return k.head }) {
+			// A figure of a dimension is judged against the source's
+			// figures of that dimension: "25 metres deep" against "a
+			// depth of 2 metres", not "a length of 25 metres".
+			cands = slices.DeleteFunc(cands, func(k candidate) bool { return !k.head })
+		}
 		out = append(out, judge(c.q, cands))
 	}
 	return out
@@ -570,6 +576,9 @@ func (a analysis) spanRole(i int) role {
 // head returns the content word right after quantity i, the noun it
 // counts ("62 losses" gives losse), or "" when the next token is not one.
 func (a analysis) head(i int) string {
+	if d := a.dimensionOf(i); d != "" {
+		return d
+	}
 	k := a.found[i].te
 	if k >= len(a.toks) || a.inQty[k] {
 		return ""
@@ -577,6 +586,24 @@ func (a analysis) head(i int) string {
 	w, _ := a.content(k)
 	return w
 }
+
+// dimensionOf returns, in the exact reading, the dimension quantity i
+// measures when a dimension's noun and "of" stand before it ("a depth of
+// 2 metres": depth), "" otherwise. The adjective after a figure ("25
+// metres deep") reaches head through contextGlosses.
+func (a analysis) dimensionOf(i int) string {
+	ts := a.found[i].ts
+	if !a.exact || ts < 2 || a.inQty[ts-2] || !strings.EqualFold(a.toks[ts-1].Text, "of") {
+		return ""
+	}
+	if w, ok := a.content(ts - 2); ok && dimensionNouns[w] {
+		return w
+	}
+	return ""
+}
+
+// dimensionNouns are the dimensions a figure of length measures.
+var dimensionNouns = map[string]bool{"height": true, "length": true, "width": true, "depth": true, "thickness": true}
 
 // content returns the word at token k, plural folded (text.FoldPlural),
 // when it is a content word; in the exact reading, read through
@@ -598,8 +625,12 @@ func (a analysis) content(k int) (string, bool) {
 
 // contextGlosses are context words that say the same of a figure: "$107
 // million worldwide" is the figure a claim's "across the world" or
-// "globally" names, not the "$51.8 million in North America" before it.
-var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world"}
+// "globally" names, not the "$51.8 million in North America" before it;
+// "25 metres deep" is the figure of a depth, the one "a depth of 2
+// metres" gives, not "a length of 25 metres" (dimensionOf).
+var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world",
+	"tall": "height", "high": "height", "long": "length", "wide": "width", "broad": "width", "deep": "depth",
+	"thick": "thickness"}
 
 // boundary reports whether token k ends a context window.
 func (a analysis) boundary(k int) bool {

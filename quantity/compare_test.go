@@ -167,6 +167,16 @@ func TestCompareExact(t *testing.T) {
 		{"the 1800s are a century", "Arthur Schopenhauer was born in the 1800s.",
 			"Arthur Schopenhauer, born on June 6, 1810, was a German philosopher.", bad("1800s", "June 6, 1810"), ok},
 		{"the 1990s are a decade", "The band formed in the 1990s.", "The band formed in 2001.", bad("1990s", "2001"), bad("1990s", "2001")},
+		// A figure of a dimension against the source's figure of that
+		// dimension, in the exact reading only.
+		{"a depth against another dimension's figure", "The pool is 25 metres deep.",
+			"The pool has a length of 25 metres and a depth of 2 metres.", ok, bad("25 metres", "2 metres")},
+		{"a depth against the depth", "The pool is 2 metres deep.",
+			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
+		{"a length against the length", "The pool is 25 metres long.",
+			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
+		{"a height in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", ok, ok},
+		{"a width the source does not give", "The bridge is 2.7 kilometres wide.", "The bridge has a length of 2.7 kilometres.", ok, ok},
 		{"a year within the claim's century", "The singer died in the 21st century.", "The singer died in 2016.", unsettled, ok},
 		{"a year outside the claim's century", "The singer died in the 20th century.", "The singer died in 2016.", unsettled, bad("20th century", "2016")},
 		{"a century's first year as people count", "The bridge opened in the 20th century.", "The bridge opened in 1900.", unsettled, ok},
