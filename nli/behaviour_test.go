@@ -59,6 +59,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the subject of the definite role", "Canberra is the capital of Australia.", "Canberra is the capital city of Australia.", Entail},
 		{"another subject of the same superlative", "Lagos is the largest city in Nigeria.", "Kano is the largest city in Nigeria.", Contradict},
 		{"another subject with no definite role", "Sydney is a city in Australia.", "Canberra is a city in Australia.", Neutral},
+		{"completed in the year it began", "The Eiffel Tower was completed in 1887.", "Construction of the Eiffel Tower began in 1887 and finished in March 1889.", Contradict},
+		{"completed in the year it finished", "The Eiffel Tower was completed in 1889.", "Construction of the Eiffel Tower began in 1887 and finished in March 1889.", Entail},
 		{"a dimension in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", Entail},
 		{"another figure of the dimension", "The tower is 200 metres tall.", "The tower stands 324 metres high.", Contradict},
 		{"a dimension as its noun", "The bridge is 2.7 kilometres long.", "The bridge has a total length of 2.7 kilometres.", Entail},

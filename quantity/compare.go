@@ -491,6 +491,7 @@ var roleWords = map[string]role{
 	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
 	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "through": endRole, "expired": endRole,
+	"completed": endRole, "completion": endRole,
 }
 
 // rolePrepositions give a role only right before the date ("from 1990",

@@ -167,6 +167,10 @@ func TestCompareExact(t *testing.T) {
 		{"the 1800s are a century", "Arthur Schopenhauer was born in the 1800s.",
 			"Arthur Schopenhauer, born on June 6, 1810, was a German philosopher.", bad("1800s", "June 6, 1810"), ok},
 		{"the 1990s are a decade", "The band formed in the 1990s.", "The band formed in 2001.", bad("1990s", "2001"), bad("1990s", "2001")},
+		{"completed in the year it began", "The Eiffel Tower was completed in 1887.",
+			"Construction of the Eiffel Tower began in 1887 and finished in March 1889.", ok, bad("1887", "March 1889")},
+		{"completed in the year it finished", "The Eiffel Tower was completed in 1889.",
+			"Construction of the Eiffel Tower began in 1887 and finished in March 1889.", ok, ok},
 		// A figure of a dimension against the source's figure of that
 		// dimension, in the exact reading only.
 		{"a depth against another dimension's figure", "The pool is 25 metres deep.",
