@@ -402,27 +402,16 @@ func locative(toks []token, i int) bool {
 	return i > 0 && locatives[toks[i-1].Lower]
 }
 
-// dimensions are the adjectives of a dimension that follow a measure
-// ("324 metres tall"), and the noun each measures.
-var dimensions = map[string]string{
-	"tall": "height", "high": "height", "long": "length", "wide": "width", "broad": "width",
-	"deep": "depth", "thick": "thickness",
-}
-
-// dimensionNouns are the nouns dimensions measure.
-var dimensionNouns = set("height", "length", "width", "depth", "thickness")
-
 // measuredDimension returns the dimension token i of toks names: the noun
 // of an adjective of a dimension right after a unit of length ("324
-// metres tall": height), or a dimension's noun itself; "" for none.
+// metres tall": height), or a dimension's noun itself; "" for none
+// (quantity.Dimension).
 func measuredDimension(toks []token, i int) string {
-	if dimensionNouns[toks[i].Lower] {
-		return toks[i].Lower
+	n, adjective := quantity.Dimension(toks[i].Lower)
+	if adjective && (i == 0 || !quantity.LengthUnit(toks[i-1].Lower)) {
+		return ""
 	}
-	if n, ok := dimensions[toks[i].Lower]; ok && i > 0 && quantity.LengthUnit(toks[i-1].Lower) {
-		return n
-	}
-	return ""
+	return n
 }
 
 // sameDimensions rewrites the words of claim and passage that measure one
@@ -434,7 +423,9 @@ func measuredDimension(toks []token, i int) string {
 // they are: as nouns the networks would align "length" with "depth"; so
 // are the words of a dimension both texts write alike.
 func (e *encoder) sameDimensions(a, b *side) {
-	for i, d := range a.dims {
+	for _, d := range a.dims {
+		// Once rewritten, a dimension is written alike on both sides, so
+		// dimensionWords skips it for the claim's other words of it.
 		if d == "" || !slices.Contains(b.dims, d) || !e.dimensionWords(a, b, d) {
 			continue
 		}
@@ -446,7 +437,6 @@ func (e *encoder) sameDimensions(a, b *side) {
 				}
 			}
 		}
-		a.dims[i] = ""
 	}
 }
 
@@ -566,7 +556,9 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 		contentWord := a.chans[i]&(1<<chStop) == 0 && len(ta.Lower) > 1
 		best := uint16(0)
 		nameHit, within := false, false
-		apart := e.places && e.placeApart(&a, &b, i)
+		// placeApart for token i, read only when a place of the passage
+		// holds it: most tokens name no place.
+		apartRead, apart := false, false
 		for j, tb := range b.toks {
 			var bits uint16
 			set := func(r int) { bits |= 1 << r }
@@ -588,9 +580,14 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				r := relate(a.infos[i], b.infos[j])
 				if e.places {
 					pr := e.wn.RelatePlaces(a.infos[i], b.infos[j])
-					if pr&(wordvec.Part|wordvec.Whole|wordvec.Synonym) == wordvec.Part && !apart && a.locs[i] && tb.Cap {
-						within = true
-						pr |= wordvec.Synonym
+					if pr&(wordvec.Part|wordvec.Whole|wordvec.Synonym) == wordvec.Part && a.locs[i] && tb.Cap {
+						if !apartRead {
+							apart, apartRead = e.placeApart(&a, &b, i), true
+						}
+						if !apart {
+							within = true
+							pr |= wordvec.Synonym
+						}
 					}
 					r = placed(r, pr)
 				}
@@ -635,7 +632,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				best |= bits
 			}
 		}
-		if within && !apart && best&(1<<relSame|1<<relStem|1<<relNumEqual) == 0 {
+		if within && best&(1<<relSame|1<<relStem|1<<relNumEqual) == 0 {
 			narrowed = append(narrowed, a.infos[i])
 			narrow = narrower
 			if a.chans[i]&(1<<chNegated) != 0 {

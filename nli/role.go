@@ -29,10 +29,11 @@ var subjectDeterminers = set("this", "that", "these", "those", "a", "an", "its",
 
 // definiteRole splits the sentence that opens toks as "SUBJECT is the
 // ROLE": the subject's words (an article "the" dropped), the copula and
-// the role's words, up to roleWindow words after "the". ok is false when the sentence does
-// not open so, when the subject is a pronoun or begins with a determiner
-// other than "the", or when "the" is followed by a common noun only (a
-// "the" that opens the subject must be followed by a capitalised word).
+// the role's words, up to roleWindow words after "the". ok is false when
+// the sentence does not open so, when the subject is a pronoun or begins
+// with a determiner other than "the", or when "the" is followed by a
+// common noun only (a "the" that opens the subject must be followed by a
+// capitalised word).
 func definiteRole(toks []token) (subject []token, copula string, role []token, ok bool) {
 	for i := 1; i < len(toks)-2 && i <= roleSubjectMax; i++ {
 		if !copulas[toks[i].Lower] || toks[i+1].Lower != "the" {

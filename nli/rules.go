@@ -88,9 +88,7 @@ func applyRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 // quantifierAndModalRules applies the quantifier and the modal rule.
 func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if c.quant >= 2 && p.quant >= 1 && quantOverstates(c, p) {
-		keep := j.Entail * quantKeep
-		j.Neutral += j.Entail - keep
-		j.Entail = keep
+		j = entailToNeutral(j, quantKeep)
 	}
 	if !claimHedged(c) && passageHedgesClaim(c, p) {
 		e, k := j.Entail*modalKeep, j.Contradict*modalKeep
@@ -120,22 +118,29 @@ func toContradiction(j evidence.Judgment) evidence.Judgment {
 func narrowerPlace(j evidence.Judgment, n narrowing) evidence.Judgment {
 	switch n {
 	case narrower:
-		keep := j.Entail * placeKeep
-		j.Neutral += j.Entail - keep
-		j.Entail = keep
+		return entailToNeutral(j, placeKeep)
 	case narrowerNegated:
-		keep := j.Contradict * placeKeep
-		j.Neutral += j.Contradict - keep
-		j.Contradict = keep
+		return contradictToNeutral(j, placeKeep)
 	}
 	return j
 }
 
 // toNeutral moves all but offTopicKeep of the contradiction to neutral.
-func toNeutral(j evidence.Judgment) evidence.Judgment {
-	keep := j.Contradict * offTopicKeep
-	j.Neutral += j.Contradict - keep
-	j.Contradict = keep
+func toNeutral(j evidence.Judgment) evidence.Judgment { return contradictToNeutral(j, offTopicKeep) }
+
+// entailToNeutral moves all but keep of the entailment to neutral.
+func entailToNeutral(j evidence.Judgment, keep float64) evidence.Judgment {
+	k := j.Entail * keep
+	j.Neutral += j.Entail - k
+	j.Entail = k
+	return j
+}
+
+// contradictToNeutral moves all but keep of the contradiction to neutral.
+func contradictToNeutral(j evidence.Judgment, keep float64) evidence.Judgment {
+	k := j.Contradict * keep
+	j.Neutral += j.Contradict - k
+	j.Contradict = k
 	return j
 }
 

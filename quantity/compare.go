@@ -603,12 +603,9 @@ func (a analysis) dimensionOf(i int) string {
 	return ""
 }
 
-// dimensionNouns are the dimensions a figure of length measures.
-var dimensionNouns = map[string]bool{"height": true, "length": true, "width": true, "depth": true, "thickness": true}
-
 // content returns the word at token k, plural folded (text.FoldPlural),
 // when it is a content word; in the exact reading, read through
-// contextGlosses.
+// contextGlosses and dimensionAdjectives.
 func (a analysis) content(k int) (string, bool) {
 	t := a.toks[k]
 	if t.Kind != tWord {
@@ -618,20 +615,23 @@ func (a analysis) content(k int) (string, bool) {
 	if txt.ContextStop.Has(w) || len(w) < 2 {
 		return "", false
 	}
-	if g, ok := contextGlosses[w]; ok && a.exact {
-		w = g
+	if a.exact {
+		if g, ok := contextGlosses[w]; ok {
+			w = g
+		} else if n, ok := dimensionAdjectives[w]; ok {
+			w = n
+		}
 	}
 	return w, true
 }
 
 // contextGlosses are context words that say the same of a figure: "$107
 // million worldwide" is the figure a claim's "across the world" or
-// "globally" names, not the "$51.8 million in North America" before it;
+// "globally" names, not the "$51.8 million in North America" before it.
+// An adjective of a dimension reads as its noun too (dimensionAdjectives):
 // "25 metres deep" is the figure of a depth, the one "a depth of 2
 // metres" gives, not "a length of 25 metres" (dimensionOf).
-var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world",
-	"tall": "height", "high": "height", "long": "length", "wide": "width", "broad": "width", "deep": "depth",
-	"thick": "thickness"}
+var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world"}
 
 // boundary reports whether token k ends a context window.
 func (a analysis) boundary(k int) bool {

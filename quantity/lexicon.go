@@ -292,3 +292,25 @@ func LengthUnit(word string) bool {
 	f, ok := wordUnits[strings.ToLower(word)]
 	return ok && lengths[f.unit]
 }
+
+// dimensionAdjectives are the adjectives of a dimension that follow a
+// figure of length ("324 metres tall"), and the dimension each measures.
+var dimensionAdjectives = map[string]string{
+	"tall": "height", "high": "height", "long": "length", "wide": "width", "broad": "width",
+	"deep": "depth", "thick": "thickness",
+}
+
+// dimensionNouns are the dimensions a figure of length measures.
+var dimensionNouns = map[string]bool{"height": true, "length": true, "width": true, "depth": true, "thickness": true}
+
+// Dimension returns the dimension a lower-case word names: a dimension's
+// noun itself ("depth"), or the noun of an adjective of a dimension
+// ("deep": depth, adjective true; it names one only after a unit of
+// length, LengthUnit). "" for a word that names none.
+func Dimension(word string) (noun string, adjective bool) {
+	if dimensionNouns[word] {
+		return word, false
+	}
+	n, ok := dimensionAdjectives[word]
+	return n, ok
+}

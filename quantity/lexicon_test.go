@@ -17,3 +17,18 @@ func TestLengthUnit(t *testing.T) {
 		}
 	}
 }
+
+func TestDimension(t *testing.T) {
+	for _, tt := range []struct {
+		word, noun string
+		adjective  bool
+	}{
+		{"tall", "height", true}, {"high", "height", true}, {"deep", "depth", true}, {"broad", "width", true},
+		{"height", "height", false}, {"thickness", "thickness", false},
+		{"elevation", "", false}, {"short", "", false}, {"", "", false},
+	} {
+		if noun, adjective := Dimension(tt.word); noun != tt.noun || adjective != tt.adjective {
+			t.Errorf("Dimension(%q) = %q, %t, want %q, %t", tt.word, noun, adjective, tt.noun, tt.adjective)
+		}
+	}
+}

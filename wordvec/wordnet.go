@@ -46,7 +46,7 @@ type WordNet struct {
 	exc      map[string]string // irregular inflection -> lemma
 	wholes   map[int32][]int32 // per place synset, the places it lies within
 	pertains map[int32][]int32 // per adjective synset, the places it is of
-	isPlace  map[int32]bool    // the synsets that lie within a place or hold one
+	isPlace  map[int32]bool    // the synsets that lie within a place or hold one, for a file without firstPlace
 	// firstPlace is, per lemma, the place it names first (WordInfo's
 	// primary); nil in a file written before the section was.
 	firstPlace map[int32]int32
@@ -120,6 +120,11 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	if d.err == nil && len(d.b) > 0 {
 		wn.wholes = d.synsetIDs(nSyn)
 		wn.pertains = d.synsetIDs(nSyn)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		wn.firstPlace = d.firstPlaces(nLem, nSyn)
+	}
+	if wn.firstPlace == nil {
 		wn.isPlace = map[int32]bool{}
 		for s, ws := range wn.wholes {
 			wn.isPlace[s] = true
@@ -127,9 +132,6 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 				wn.isPlace[w] = true
 			}
 		}
-	}
-	if d.err == nil && len(d.b) > 0 {
-		wn.firstPlace = d.firstPlaces(nLem, nSyn)
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
@@ -273,10 +275,11 @@ type WordInfo struct {
 	// sorted.
 	places []int32
 	wholes []int32
-	// primary is the place the word names first, -1 for none: the first
-	// sense that is a place, or the place an adjective sense is of, in
-	// WordNet's order of senses ("American": the United States, not the
-	// Americas).
+	// primary is the place the word names first, -1 for none: from the
+	// file's first places, its commonest noun sense when that is a place,
+	// else the place its commonest adjective sense is of ("American": the
+	// United States, not the Americas); in a file without them, the first
+	// of its places by id.
 	primary int32
 }
 
