@@ -160,6 +160,35 @@ func TestNegationFlip(t *testing.T) {
 	}
 }
 
+func TestPlainNegation(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"The company makes cars.", "The company does not make cars.", true},
+		{"The film was never released in cinemas.", "The film was released in cinemas.", true},
+		{"The museum is open on Monday.", "No, the museum is not open on Monday.", true},
+		// Both sides negate: the same statement, or the network's to judge.
+		{"The company does not make cars.", "The company does not make cars.", false},
+		{"The screening was not effective in preventing the outbreak.", "The screening did not effectively prevent the outbreak.", false},
+		// A verb of lack or refusal is no plain negation.
+		{"He has refused to host any podcasts.", "He rejected many offers to host podcasts.", false},
+		{"The founder lacked early support.", "Although lacking early support, the founder went on.", false},
+		// The passage lacks a content word of the claim.
+		{"The company makes electric cars.", "The company does not make cars.", false},
+		// "Not all" and "not only" weaken a statement; they deny nothing.
+		{"Some masks protect equally.", "Not all masks protect equally.", false},
+		{"The company makes cars.", "The company makes not only cars.", false},
+		// The negation is about a word the claim does not have.
+		{"The company makes cars.", "The company makes cars but not trucks.", false},
+	}
+	for _, tt := range tests {
+		if got := plainNegation(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("plainNegation(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
 // TestSlotClash checks the same-slot rule's reading of names.
 func TestSlotClash(t *testing.T) {
 	tests := []struct {
