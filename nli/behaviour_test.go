@@ -24,6 +24,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		station = "The Vela Station is a research observatory in the Atacama Desert, Chile, run by a university consortium."
 		singer  = "Paul McCartney was born in Liverpool in 1942."
 		tower   = "The Eiffel Tower is a wrought-iron tower in Paris."
+		museum  = "The museum is open every day except Monday."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -105,6 +106,15 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"placed in a name with", "The Vela Station is located in Chile.", station, Entail},
 		{"something other than against", "The Vela Station is something other than a research observatory.", station, Contradict},
 		{"something other than absent", "The Vela Station is a research observatory.", station, Entail},
+		{"a day the passage excepts", "The museum is open on Mondays.", museum, Contradict},
+		{"a day the exception leaves", "The museum is open on Tuesdays.", museum, Entail},
+		{"a day the passage excepts, denied", "The museum is not open on Mondays.", museum, Entail},
+		{"a day the passage excepts, the opposite word", "The museum is closed on Mondays.", museum, Entail},
+		{"a day the exception leaves, the opposite word", "The museum is closed on Tuesdays.", museum, Contradict},
+		{"every day against an exception", "The museum is open every day.", museum, Contradict},
+		{"the same exception", "The museum is open every day except Monday.", museum, Entail},
+		{"a member the passage excepts", "Smith voted for the bill.", "All members except Smith voted for the bill.", Contradict},
+		{"a month the exception leaves", "The shop opens in April.", "The shop is open every month except March.", Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

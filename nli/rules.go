@@ -102,10 +102,15 @@ func quantifierAndModalRules(c, p *text, j evidence.Judgment) evidence.Judgment 
 // toContradiction moves all but negKeep of the entailment to
 // contradiction: the negation and the same-slot rule.
 func toContradiction(j evidence.Judgment) evidence.Judgment {
-	keep := j.Entail * negKeep
-	j.Contradict += j.Entail - keep
-	j.Entail = keep
+	shift(&j.Entail, &j.Contradict, negKeep)
 	return j
+}
+
+// shift moves all but keep of the probability *from to *to.
+func shift(from, to *float64, keep float64) {
+	k := *from * keep
+	*to += *from - k
+	*from = k
 }
 
 // narrowerPlace applies a claim's narrower place: the claim names a place
@@ -131,17 +136,20 @@ func toNeutral(j evidence.Judgment) evidence.Judgment { return contradictToNeutr
 
 // entailToNeutral moves all but keep of the entailment to neutral.
 func entailToNeutral(j evidence.Judgment, keep float64) evidence.Judgment {
-	k := j.Entail * keep
-	j.Neutral += j.Entail - k
-	j.Entail = k
+	shift(&j.Entail, &j.Neutral, keep)
 	return j
 }
 
 // contradictToNeutral moves all but keep of the contradiction to neutral.
 func contradictToNeutral(j evidence.Judgment, keep float64) evidence.Judgment {
-	k := j.Contradict * keep
-	j.Neutral += j.Contradict - k
-	j.Contradict = k
+	shift(&j.Contradict, &j.Neutral, keep)
+	return j
+}
+
+// contradictToEntail moves all but keep of the contradiction to
+// entailment.
+func contradictToEntail(j evidence.Judgment, keep float64) evidence.Judgment {
+	shift(&j.Contradict, &j.Entail, keep)
 	return j
 }
 
@@ -260,6 +268,16 @@ func negationFlip(c, p *text) bool {
 // lacking early campaigning" says the same thing twice.
 var grammaticalNegations = set("not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "nowhere")
 
+// negatesGrammatically reports whether t has a grammatical negation.
+func negatesGrammatically(t *text) bool {
+	for _, tk := range t.toks {
+		if grammaticalNegations[tk.Lower] {
+			return true
+		}
+	}
+	return false
+}
+
 // denied returns the stems a grammatical negation of t denies: the first
 // content word after it, within negScope words ("does not make cars"
 // denies make, "is not the capital" capital, "no weaver" weaver). A
@@ -342,6 +360,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if plainNegation(c, p) {
 		j = toContradiction(j)
 	}
+	j = exceptionRule(c, p, j)
 	j = sameSlotRule(c, p, j)
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
