@@ -56,48 +56,82 @@ func definiteRole(toks []token) (subject []token, copula string, role []token, o
 	return nil, "", nil, false
 }
 
+// roleHolding is how a passage bears on a claim's definite role
+// (uniqueRole).
+type roleHolding int
+
+const (
+	roleUnread roleHolding = iota
+	// roleTaken: the passage gives the role to another subject at the
+	// claim's time ("Sydney is the capital" against "Canberra is the
+	// capital").
+	roleTaken
+	// roleOtherTime: the passage gives the role to another subject at
+	// another time ("Obama was the president" against "Biden is the
+	// president"): both may hold, so the passage neither says nor denies
+	// the claim.
+	roleOtherTime
+)
+
+// presentCopulas are the copulas of the present; the others of copulas
+// are past.
+var presentCopulas = set("is", "remains")
+
 // uniqueRole reports whether the passage gives the claim's definite role
-// to another subject: both open "SUBJECT is the ROLE" with the same copula
-// (definiteRole; "was the president" and "is the president" may both
-// hold), every content word of the claim's role is in the passage's, the
-// role is none that several hold at once (sharedRoles), neither role is
-// negated, and neither text has every word of the other's subject (the
-// Harbour Bridge and the Anzac Bridge are two; "Canberra, not Sydney, is
-// the capital" names the claim's subject).
-func uniqueRole(c, p *text) bool {
+// to another subject: both open "SUBJECT is the ROLE" (definiteRole),
+// every content word of the claim's role is in the passage's, the role is
+// none that several hold at once (sharedRoles), neither role is negated,
+// and neither text has every word of the other's subject (the Harbour
+// Bridge and the Anzac Bridge are two; "Canberra, not Sydney, is the
+// capital" names the claim's subject). With the same copula the role is
+// taken (roleTaken); with copulas of the present and the past ("was the
+// president" and "is the president" may both hold) it is held at another
+// time (roleOtherTime); other pairs of copulas ("became" against "was")
+// are not read.
+func uniqueRole(c, p *text) roleHolding {
 	cs, ccop, cr, ok := definiteRole(c.toks)
 	if !ok {
-		return false
+		return roleUnread
 	}
 	ps, pcop, pr, ok := definiteRole(p.toks)
-	if !ok || pcop != ccop {
-		return false
+	if !ok {
+		return roleUnread
+	}
+	holding := roleTaken
+	if pcop != ccop {
+		if presentCopulas[pcop] == presentCopulas[ccop] {
+			return roleUnread
+		}
+		holding = roleOtherTime
 	}
 	roleWords := map[string]bool{}
 	for _, tk := range pr {
 		if negations[tk.Lower] {
-			return false
+			return roleUnread
 		}
 		roleWords[tk.Stem] = true
 	}
 	content := 0
 	for _, tk := range cr {
 		if negations[tk.Lower] {
-			return false
+			return roleUnread
 		}
 		if sharedRoles[tk.Lower] || sharedRoles[tk.Stem] {
-			return false
+			return roleUnread
 		}
 		if stopwords[tk.Lower] || tk.Num {
 			continue
 		}
 		if !roleWords[tk.Stem] {
-			return false
+			return roleUnread
 		}
 		content++
 	}
 	if content == 0 {
-		return false
+		return roleUnread
 	}
-	return !allIn(cs, p.stems) && !allIn(ps, c.stems)
+	if allIn(cs, p.stems) || allIn(ps, c.stems) {
+		return roleUnread
+	}
+	return holding
 }

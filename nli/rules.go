@@ -366,8 +366,11 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
 		j = toNeutral(j)
 	}
-	if uniqueRole(c, p) {
+	switch uniqueRole(c, p) {
+	case roleTaken:
 		j = toContradiction(j)
+	case roleOtherTime:
+		j = entailToNeutral(j, offTopicKeep)
 	}
 	return j
 }
