@@ -116,6 +116,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the same exception", "The museum is open every day except Monday.", museum, Entail},
 		{"a member the passage excepts", "Smith voted for the bill.", "All members except Smith voted for the bill.", Contradict},
 		{"a month the exception leaves", "The shop opens in April.", "The shop is open every month except March.", Entail},
+		{"a share below the claim's quantifier", "Most residents voted for the plan.", "Only 30% of residents voted for the plan.", Contradict},
+		{"a share within the claim's quantifier", "Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

@@ -1,0 +1,143 @@
+package nli
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/verity-fc/verity/evidence"
+)
+
+// The share rule: "Most residents voted for the plan." against "Only 30%
+// of residents voted for the plan." The networks read "most" against a
+// figure they cannot compare with it (entailment 0.47 there), and the
+// quantifier rule needs a quantifier on both sides. A claim's quantifier
+// of a noun bounds the share of that noun, and a passage's percentage of
+// it gives the share, so the two can be compared.
+
+// shareBounds are the shares, in percent, a claim's quantifier allows:
+// more than lo and less than hi, or exactly lo when lo equals hi.
+var shareBounds = map[string][2]float64{
+	"most": {50, 100}, "majority": {50, 100}, "minority": {0, 50},
+	"all": {100, 100}, "every": {100, 100}, "each": {100, 100},
+}
+
+// percentOfRe finds a percentage of a noun: "30% of residents", "62
+// percent of the voters".
+var percentOfRe = regexp.MustCompile(`(?i)\b(\d{1,3}(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+of\s+(?:the\s+|all\s+|its\s+|their\s+|our\s+)?([a-z]+)`)
+
+// shareWindow is how many words after its noun a claim's or passage's
+// share statement is read in.
+const shareWindow = 8
+
+// polarWords are the function words that decide which way a share counts
+// ("voted for" against "voted against").
+var polarWords = set("for", "against", "with", "without", "in", "out", "favour", "favor", "support", "oppose", "opposed")
+
+// claimShare returns the noun stem a claim quantifies ("most residents",
+// "a majority of the voters", "all members"), the bounds of its
+// share, and the index of the noun. "The most populous" is a superlative,
+// not a share.
+func claimShare(c *text) (noun string, bounds [2]float64, at int, ok bool) {
+	for i, tk := range c.toks {
+		b, is := shareBounds[tk.Lower]
+		if !is || quantIdiom(c.toks, i) || (tk.Lower == "most" && i > 0 && c.toks[i-1].Lower == "the") {
+			continue
+		}
+		for k := i + 1; k < min(len(c.toks), i+4); k++ {
+			w := c.toks[k]
+			if w.Lower == "of" || w.Lower == "the" || w.Lower == "its" || w.Lower == "their" {
+				continue
+			}
+			if stopwords[w.Lower] || w.Num {
+				break
+			}
+			return w.Stem, b, k, true
+		}
+	}
+	return "", [2]float64{}, 0, false
+}
+
+// polarity returns the polar words among the shareWindow words after
+// toks[at].
+func polarity(toks []token, at int) map[string]bool {
+	m := map[string]bool{}
+	for _, tk := range toks[at+1 : min(len(toks), at+1+shareWindow)] {
+		if polarWords[tk.Lower] {
+			m[tk.Lower] = true
+		}
+	}
+	return m
+}
+
+// shareVerdict compares a claim's quantified share with the passage's
+// percentage of the same noun: +1 when the percentage is within the
+// claim's bounds, -1 when it is outside them, 0 when the rule does not
+// apply. It applies when neither text is negated, the passage has every
+// content word of the claim (the quantifier aside) and both say the same
+// thing of the noun by their polar words ("voted for" against "voted
+// for", not "voted against").
+func shareVerdict(c, p *text) int {
+	if c.negs > 0 || p.negs > 0 {
+		return 0
+	}
+	noun, b, at, ok := claimShare(c)
+	if !ok {
+		return 0
+	}
+	for _, s := range c.content {
+		if !p.stems[s] {
+			return 0
+		}
+	}
+	for _, m := range percentOfRe.FindAllStringSubmatch(p.raw, -1) {
+		nt := tokenize(m[2])
+		if len(nt) != 1 || nt[0].Stem != noun {
+			continue
+		}
+		share, err := strconv.ParseFloat(m[1], 64)
+		if err != nil || share > 100 {
+			continue
+		}
+		pat := -1
+		for k, tk := range p.toks {
+			if tk.Stem == noun {
+				pat = k
+				break
+			}
+		}
+		if pat < 0 || !samePolarity(polarity(c.toks, at), polarity(p.toks, pat)) {
+			return 0
+		}
+		lo, hi := b[0], b[1]
+		if lo == hi && share == lo || lo < hi && share > lo && share < hi {
+			return 1
+		}
+		return -1
+	}
+	return 0
+}
+
+func samePolarity(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// shareRule moves all but negKeep of the entailment to contradiction when
+// the passage's percentage lies outside the claim's share, and all but
+// negKeep of the contradiction to entailment when it lies within.
+func shareRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	switch shareVerdict(c, p) {
+	case 1:
+		return contradictToEntail(j, negKeep)
+	case -1:
+		return toContradiction(j)
+	}
+	return j
+}

@@ -1,0 +1,34 @@
+package nli
+
+import "testing"
+
+func TestShareVerdict(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"Most residents voted for the plan.", "Only 30% of residents voted for the plan.", -1},
+		{"Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", 1},
+		{"A majority of voters support the law.", "A poll found 42% of voters support the law.", -1},
+		{"A majority of voters support the law.", "A poll found 58 per cent of voters support the law.", 1},
+		{"All members attended the meeting.", "About 90% of members attended the meeting.", -1},
+		{"All members attended the meeting.", "100% of members attended the meeting.", 1},
+		{"A minority of voters support the law.", "A poll found 42% of voters support the law.", 1},
+		// Exactly half is no majority.
+		{"Most residents voted for the plan.", "50% of residents voted for the plan.", -1},
+		// The share of something else, or said the other way round.
+		{"Most residents voted for the plan.", "Only 30% of visitors voted for the plan.", 0},
+		{"Most residents voted for the plan.", "Only 30% of residents voted against the plan.", 0},
+		// A word of the claim the passage lacks.
+		{"Most residents voted for the new plan.", "Only 30% of residents voted for the plan.", 0},
+		// A superlative, a quantifier the rule does not bound, a negation.
+		{"Paris is the most visited city.", "About 30% of tourists visited Paris.", 0},
+		{"Some residents voted for the plan.", "Only 30% of residents voted for the plan.", 0},
+		{"Most residents did not vote for the plan.", "Only 30% of residents voted for the plan.", 0},
+	}
+	for _, tt := range tests {
+		if got := shareVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("shareVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
