@@ -193,7 +193,9 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // bound before a decade ("after the 1850s": from 1860), and "averaged
 // over 12 reviewers" as 12, not a bound. And it takes no figure of a name
 // written "iPhone 4" or "the Group of 15", as both readings take none of
-// "Xbox 360".
+// "Xbox 360". And it reads a length of time in years that a word of
+// lasting opens ("lasted six years", "for 20 years") against a span of
+// two years the source joins ("from 1939 to 1945"), a year either way.
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -217,6 +219,22 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
+			if exact && cl.lengthOfTime(i) && src.spanRole(j) == startRole && !src.parenthesised(j) {
+				// A span of years is a length of time too: "lasted six
+				// years" against "from 1939 to 1945". A span in
+				// parentheses is most often a life ("Pope Innocent III
+				// (1161 – 16 July 1216) held office from 1198"), not the
+				// length the claim speaks of.
+				if srcCtx[j] == nil {
+					srcCtx[j] = src.context(j)
+				}
+				d := spanLength(s.q, src.found[j+1].q, source)
+				out := relate(c.q, d, exact)
+				if ci, si := figures(c.q, d, exact); ci.within(si) {
+					out = Agrees // a length within the span's
+				}
+				cands = append(cands, candidate{q: d, score: shared(cctx, srcCtx[j]), outcome: out})
+			}
 			if !compatible(c.q, s.q) || exact && (!rankComparable(c.q, s.q) || !yearComparable(c.q, s.q)) {
 				continue
 			}
@@ -277,6 +295,61 @@ func check(claim, source string, exact bool) []Finding {
 		out = append(out, judge(c.q, cands))
 	}
 	return out
+}
+
+// parenthesised reports whether quantity i stands inside parentheses.
+func (a analysis) parenthesised(i int) bool {
+	depth := 0
+	for _, t := range a.toks[:a.found[i].ts] {
+		if t.Kind != tSym {
+			continue
+		}
+		switch t.Text {
+		case "(":
+			depth++
+		case ")":
+			depth = max(0, depth-1)
+		}
+	}
+	return depth > 0
+}
+
+// lastingWords open a length of time: "lasted six years", "for 20 years".
+var lastingWords = txt.Set("for", "lasted", "lasting", "lasts", "last", "spanned", "spanning", "spans", "span", "took",
+	"taking", "takes", "during", "served", "ran")
+
+// agedWords after a number of years make it an age or a time from now,
+// not a length: "40 years old", "20 years ago", "two years later".
+var agedWords = txt.Set("old", "ago", "later", "earlier", "after", "before", "younger", "older", "since")
+
+// lengthOfTime reports whether quantity i is a length of time in years
+// that a word of lasting opens ("lasted six years", "for more than 20
+// years"), not an age ("40 years old") nor a time from now ("20 years
+// ago").
+func (a analysis) lengthOfTime(i int) bool {
+	f := a.found[i]
+	if f.q.Kind != Measure || f.q.Unit != "year" {
+		return false
+	}
+	if f.te < len(a.toks) && a.toks[f.te].Kind == tWord && agedWords[strings.ToLower(a.toks[f.te].Text)] {
+		return false
+	}
+	for k := f.ts - 1; k >= max(0, f.ts-3); k-- {
+		if t := a.toks[k]; t.Kind == tWord && lastingWords[strings.ToLower(t.Text)] {
+			return true
+		}
+	}
+	return false
+}
+
+// spanLength returns the length in years of the span from start to end
+// (two dates the source joins, see [analysis.spanRole]), a year either
+// way: "from 1939 to 1945" is five to seven years, since the two years
+// may name any of their days.
+func spanLength(start, end Quantity, source string) Quantity {
+	n := end.High - start.Value
+	return Quantity{Kind: Measure, Unit: "year", Value: max(0, n-1), High: n + 1, Bound: Between, Step: 1,
+		Start: start.Start, End: end.End, Text: source[start.Start:end.End]}
 }
 
 // candidate is a compatible source quantity, the context words it shares

@@ -181,6 +181,12 @@ func TestCompareExact(t *testing.T) {
 			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
 		{"a height in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", ok, ok},
 		{"a width the source does not give", "The bridge is 2.7 kilometres wide.", "The bridge has a length of 2.7 kilometres.", ok, ok},
+		// A length of time against a span of years, in the exact reading.
+		{"a length within a span", "The war lasted six years.", "The war lasted from 1939 to 1945.", unsettled, ok},
+		{"a length against a span", "The war lasted ten years.", "The war lasted from 1939 to 1945.", unsettled, bad("ten years", "1939 to 1945")},
+		{"a length for a span", "He was king for 30 years.", "He reigned from 1830 to 1850.", unsettled, bad("30 years", "1830 to 1850")},
+		{"an age is no length", "He was 40 years old.", "He reigned from 1830 to 1850.", unsettled, unsettled},
+		{"a life in parentheses is no length", "He held office for over 20 years.", "Pope Innocent III (1161 – 16 July 1216) held office from 1198.", unsettled, unsettled},
 		{"a year within the claim's century", "The singer died in the 21st century.", "The singer died in 2016.", unsettled, ok},
 		{"a year outside the claim's century", "The singer died in the 20th century.", "The singer died in 2016.", unsettled, bad("20th century", "2016")},
 		{"a century's first year as people count", "The bridge opened in the 20th century.", "The bridge opened in 1900.", unsettled, ok},
