@@ -88,6 +88,12 @@ func (a *Aligner) init() {
 	// the pair neutral, 0.76 (docs/nli-development.md, "Dimensions
 	// measured").
 	a.enc.dims = true
+	// The judge reads verbs of verdict that WordNet does not oppose as
+	// antonyms ("approved" and "rejected", "confirmed" and "denied"),
+	// where the networks left "The drug was rejected." against
+	// "Regulators approved the drug." near a tie (docs/nli-development.md,
+	// "Verdicts opposed").
+	a.enc.opposites = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

@@ -120,6 +120,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a share within the claim's quantifier", "Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", Entail},
 		{"a length within the span of years", "The war lasted six years.", "The war lasted from 1939 to 1945.", Entail},
 		{"a length outside the span of years", "The war lasted ten years.", "The war lasted from 1939 to 1945.", Contradict},
+		{"a verdict reversed", "The drug was rejected in 2019.", "Regulators approved the drug in 2019 after a two-year review.", Contradict},
+		{"the same verdict", "The drug was approved in 2019.", "Regulators approved the drug in 2019 after a two-year review.", Entail},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

@@ -136,6 +136,10 @@ type encoder struct {
 	// dimension as its noun (sameDimensions), as the judge does; the
 	// training encoder does not (see Aligner.init).
 	dims bool
+	// opposites relates the verbs of verdict of judgeAntonyms as
+	// antonyms too, as the judge does; the training encoder does not
+	// (see Aligner.init).
+	opposites bool
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -594,7 +598,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
 				}
-				if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] {
+				if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && judgeAntonyms[ta.Stem][tb.Stem] {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {
 						set(relSynonym)
 					} else {

@@ -71,6 +71,10 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 // as the place it names first ("American": the United States, which do
 // not hold Toronto, though the Americas do). The training encoder reads no
 // places, so that the reproduce command still writes the shipped file.
+// encoderNames name the judge's and the training encoder in the tests
+// that compare them.
+var encoderNames = [2]string{"judge", "training"}
+
 func TestJudgeReadsPlaces(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
@@ -95,14 +99,38 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"It is in Texas.", "It is in San Francisco.", "texas", "francisco", 1 << relNameClash, 1 << relNameClash},
 		{"She lives in the U.S. now.", "She lives in Chicago.", "u", "chicago", 1 << relHypernym, 1 << relNameClash},
 	} {
-		for _, c := range []struct {
-			name string
-			e    *encoder
-			want uint16
-		}{{"judge", judge, tt.judged}, {"training", training, tt.trained}} {
-			bits, _ := encoderRelBits(c.e, tt.claim, tt.passage, tt.a, tt.b)
-			if bits&mask != c.want {
-				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", c.name, tt.claim, tt.passage, tt.a, tt.b, bits&mask, c.want)
+		for i, e := range []*encoder{judge, training} {
+			want := [2]uint16{tt.judged, tt.trained}[i]
+			bits, _ := encoderRelBits(e, tt.claim, tt.passage, tt.a, tt.b)
+			if bits&mask != want {
+				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", encoderNames[i], tt.claim, tt.passage, tt.a, tt.b, bits&mask, want)
+			}
+		}
+	}
+}
+
+// TestJudgeReadsVerdictAntonyms: the judge's encoder relates the verbs of
+// verdict of judgeAntonyms as antonyms, the training encoder does not, and
+// both relate the antonyms they share.
+func TestJudgeReadsVerdictAntonyms(t *testing.T) {
+	a := loadAligner(t)
+	judge := a.enc
+	training := NewEncoder(a.EncoderOptions).e
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		judged, trained      bool
+	}{
+		{"The drug was rejected.", "Regulators approved the drug.", "rejected", "approved", true, false},
+		{"The minister denied the report.", "The minister confirmed the report.", "denied", "confirmed", true, false},
+		{"Most senators supported the bill.", "Most senators opposed the bill.", "supported", "opposed", true, false},
+		{"The water was cold.", "The water was hot.", "cold", "hot", true, true},
+		{"The drug was approved.", "Regulators approved the drug.", "approved", "approved", false, false},
+	} {
+		for i, e := range []*encoder{judge, training} {
+			want := [2]bool{tt.judged, tt.trained}[i]
+			bits, _ := encoderRelBits(e, tt.claim, tt.passage, tt.a, tt.b)
+			if got := bits&(1<<relAntonym) != 0; got != want {
+				t.Errorf("%s: %q | %q: %s~%s antonym %t, want %t", encoderNames[i], tt.claim, tt.passage, tt.a, tt.b, got, want)
 			}
 		}
 	}

@@ -79,6 +79,31 @@ var antonyms = func() map[string]map[string]bool {
 	return m
 }()
 
+// judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
+// does not give as antonyms: approving and rejecting, confirming and
+// denying or refuting, supporting and opposing, agreeing and refusing.
+// Only the judge reads them
+// (encoder.opposites); antonyms, which training reads too, is unchanged
+// so that the shipped networks are rebuilt by the same command.
+var judgeAntonyms = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for _, p := range [][2]string{
+		{"approve", "reject"}, {"approved", "rejected"}, {"approval", "rejection"},
+		{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
+		{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
+		{"agreed", "refused"},
+	} {
+		a, b := txt.Stem(p[0]), txt.Stem(p[1])
+		for _, d := range [][2]string{{a, b}, {b, a}} {
+			if m[d[0]] == nil {
+				m[d[0]] = map[string]bool{}
+			}
+			m[d[0]][d[1]] = true
+		}
+	}
+	return m
+}()
+
 // numberWords spell small numbers and scales.
 var numberWords = map[string]string{
 	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
