@@ -561,7 +561,7 @@ const (
 var roleWords = map[string]role{
 	"born": startRole, "birth": startRole, "began": startRole, "begun": startRole, "begin": startRole,
 	"started": startRole, "start": startRole, "opened": startRole, "founded": startRole, "established": startRole,
-	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole,
+	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole, "effect": startRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
 	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "through": endRole, "expired": endRole,
 	"completed": endRole, "completion": endRole,

@@ -181,6 +181,9 @@ func TestCompareExact(t *testing.T) {
 			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
 		{"a height in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", ok, ok},
 		{"a width the source does not give", "The bridge is 2.7 kilometres wide.", "The bridge has a length of 2.7 kilometres.", ok, ok},
+		// Taking effect is a start, not the passing of a law.
+		{"took effect in the year it passed", "The new law took effect in 2023.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, bad("2023", "1 January 2025")},
+		{"took effect in the year it took effect", "The new law will take effect in 2025.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, ok},
 		// A length of time against a span of years, in the exact reading.
 		{"a length within a span", "The war lasted six years.", "The war lasted from 1939 to 1945.", unsettled, ok},
 		{"a length against a span", "The war lasted ten years.", "The war lasted from 1939 to 1945.", unsettled, bad("ten years", "1939 to 1945")},
