@@ -122,6 +122,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a length outside the span of years", "The war lasted ten years.", "The war lasted from 1939 to 1945.", Contradict},
 		{"a verdict reversed", "The drug was rejected in 2019.", "Regulators approved the drug in 2019 after a two-year review.", Contradict},
 		{"the same verdict", "The drug was approved in 2019.", "Regulators approved the drug in 2019 after a two-year review.", Entail},
+		{"a converse verb in the passive", "The company was sold for $2.5 billion.", "Microsoft bought the company in 2014 for $2.5 billion.", Entail},
+		{"a converse verb in the active", "Microsoft sold the company.", "Microsoft bought the company in 2014 for $2.5 billion.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

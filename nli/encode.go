@@ -137,8 +137,9 @@ type encoder struct {
 	// training encoder does not (see Aligner.init).
 	dims bool
 	// opposites relates the verbs of verdict of judgeAntonyms as
-	// antonyms too, as the judge does; the training encoder does not
-	// (see Aligner.init).
+	// antonyms too, and a converse verb (converses) in the passive
+	// without its agent as a synonym of its converse in the active, as
+	// the judge does; the training encoder does not (see Aligner.init).
 	opposites bool
 }
 
@@ -231,6 +232,9 @@ type side struct {
 	// dims are, under dims, the dimension each word measures
 	// (measuredDimension).
 	dims []string
+	// passive marks, under opposites, the verbs in the passive without an
+	// agent (passiveWithoutAgent), read before function words go.
+	passive []bool
 }
 
 func (e *encoder) side(t *text, limit int) side {
@@ -304,6 +308,12 @@ func (e *encoder) side(t *text, limit int) side {
 			s.dims[i] = measuredDimension(toks, i)
 		}
 	}
+	if e.opposites {
+		s.passive = make([]bool, len(toks))
+		for i := range toks {
+			s.passive[i] = passiveWithoutAgent(toks, i)
+		}
+	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
 	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
@@ -320,6 +330,9 @@ func (e *encoder) side(t *text, limit int) side {
 		if s.dims != nil {
 			s.dims[k] = s.dims[i]
 		}
+		if s.passive != nil {
+			s.passive[k] = s.passive[i]
+		}
 		k++
 	}
 	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
@@ -328,6 +341,9 @@ func (e *encoder) side(t *text, limit int) side {
 	}
 	if s.dims != nil {
 		s.dims = s.dims[:k]
+	}
+	if s.passive != nil {
+		s.passive = s.passive[:k]
 	}
 	return s
 }
@@ -598,7 +614,11 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
 				}
-				if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && judgeAntonyms[ta.Stem][tb.Stem] {
+				if e.opposites && converses[ta.Stem][tb.Stem] && a.passive[i] != b.passive[j] {
+					// "The company was sold" says what "Microsoft
+					// bought the company" says.
+					set(relSynonym)
+				} else if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && judgeAntonyms[ta.Stem][tb.Stem] {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {
 						set(relSynonym)
 					} else {

@@ -61,6 +61,10 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 	return 0, false
 }
 
+// encoderNames name the judge's and the training encoder in the tests
+// that compare them.
+var encoderNames = [2]string{"judge", "training"}
+
 // TestJudgeReadsPlaces: the shipped judge's encoder reads a claim's place
 // that holds the passage's place as its hypernym, and a place and its
 // adjective as synonyms, no longer as a clash of names, also for the words
@@ -71,10 +75,6 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 // as the place it names first ("American": the United States, which do
 // not hold Toronto, though the Americas do). The training encoder reads no
 // places, so that the reproduce command still writes the shipped file.
-// encoderNames name the judge's and the training encoder in the tests
-// that compare them.
-var encoderNames = [2]string{"judge", "training"}
-
 func TestJudgeReadsPlaces(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
@@ -110,8 +110,9 @@ func TestJudgeReadsPlaces(t *testing.T) {
 }
 
 // TestJudgeReadsVerdictAntonyms: the judge's encoder relates the verbs of
-// verdict of judgeAntonyms as antonyms, the training encoder does not, and
-// both relate the antonyms they share.
+// verdict of judgeAntonyms as antonyms, and a converse verb in the passive
+// without its agent as no antonym of its converse; the training encoder
+// does neither, and both relate the antonyms they share.
 func TestJudgeReadsVerdictAntonyms(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
@@ -125,6 +126,13 @@ func TestJudgeReadsVerdictAntonyms(t *testing.T) {
 		{"Most senators supported the bill.", "Most senators opposed the bill.", "supported", "opposed", true, false},
 		{"The water was cold.", "The water was hot.", "cold", "hot", true, true},
 		{"The drug was approved.", "Regulators approved the drug.", "approved", "approved", false, false},
+		// A converse verb in the passive without its agent says what the
+		// other says in the active; in the active, or with its agent, it
+		// says the opposite.
+		{"The company was sold.", "Microsoft bought the company.", "sold", "bought", false, true},
+		{"Microsoft bought the company.", "The company was sold to Microsoft.", "bought", "sold", false, true},
+		{"Microsoft sold the company.", "Microsoft bought the company.", "sold", "bought", true, true},
+		{"The company was sold by Microsoft.", "Microsoft bought the company.", "sold", "bought", true, true},
 	} {
 		for i, e := range []*encoder{judge, training} {
 			want := [2]bool{tt.judged, tt.trained}[i]

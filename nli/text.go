@@ -104,6 +104,35 @@ var judgeAntonyms = func() map[string]map[string]bool {
 	return m
 }()
 
+// converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell
+// one event from its two sides:
+// what one buys, another sells. In the active voice the two contradict
+// each other ("Microsoft sold the company" against "Microsoft bought
+// the company"), but in the passive without an agent one says what the
+// other does ("The company was sold" against "Microsoft bought the
+// company").
+var converses = map[string]map[string]bool{
+	"buy": {"sell": true}, "sell": {"buy": true},
+	"lend": {"borrow": true}, "lent": {"borrow": true}, "borrow": {"lend": true, "lent": true},
+}
+
+// passiveAuxiliaries open a passive verb: "was sold", "has been bought".
+var passiveAuxiliaries = set("was", "were", "is", "are", "be", "been", "being", "get", "got", "gets")
+
+// passiveWithoutAgent reports whether toks[i] is a verb in the passive
+// ("was sold") with no agent ("by Microsoft") in the three words after it.
+func passiveWithoutAgent(toks []token, i int) bool {
+	if i == 0 || !passiveAuxiliaries[toks[i-1].Lower] {
+		return false
+	}
+	for _, tk := range toks[i+1 : min(len(toks), i+4)] {
+		if tk.Lower == "by" {
+			return false
+		}
+	}
+	return true
+}
+
 // numberWords spell small numbers and scales.
 var numberWords = map[string]string{
 	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
