@@ -196,6 +196,9 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // "Xbox 360". And it reads a length of time in years that a word of
 // lasting opens ("lasted six years", "for 20 years") against a span of
 // two years the source joins ("from 1939 to 1945"), a year either way.
+// A claim's whole figure of three digits or more ending in two zeros or
+// more is read as rounded to its last zero but one ("$100 million" is
+// $95 to $105 million; see roundFigure).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -215,7 +218,7 @@ func check(claim, source string, exact bool) []Finding {
 		chead, crole := "", noRole
 		if exact {
 			chead, crole = cl.head(i), cl.wordRole(i)
-			c.q = centuryOf(c.q)
+			c.q = roundFigure(centuryOf(c.q))
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
@@ -545,6 +548,41 @@ func centuryOf(q Quantity) Quantity {
 	if q.Kind == Year && q.Bound == Between && q.Step == 10 && q.High == q.Value+9 && math.Mod(q.Value, 100) == 0 && q.Value <= 1900 {
 		q.High = q.Value + 99
 	}
+	return q
+}
+
+// roundFigure reads a claim's whole figure of three digits or more that
+// ends in two zeros or more as rounded to its last zero but one: "$100
+// million" is $95 to $105 million, "2,000 people" 1,950 to 2,050, so
+// that "grossed $100 million" agrees with "earned $98.7 million". A
+// figure written "100" is as often rounded as counted; one written "150"
+// or "12" keeps its step. Dates, percentages ("100%" is all of
+// something) and ranks keep theirs.
+func roundFigure(q Quantity) Quantity {
+	if q.Kind != Number && q.Kind != Measure && q.Kind != Money || q.Bound == Between {
+		return q
+	}
+	digits, zeros := 0, 0
+scan:
+	for _, r := range q.Text {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+			zeros++
+			if r != '0' {
+				zeros = 0
+			}
+		case digits > 0 && r == ',':
+		case digits > 0 && r == '.':
+			return q // a decimal point: written to that place
+		case digits > 0:
+			break scan
+		}
+	}
+	if digits < 3 || zeros < 2 {
+		return q
+	}
+	q.Step *= math.Pow(10, float64(zeros-1))
 	return q
 }
 

@@ -181,6 +181,13 @@ func TestCompareExact(t *testing.T) {
 			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
 		{"a height in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", ok, ok},
 		{"a width the source does not give", "The bridge is 2.7 kilometres wide.", "The bridge has a length of 2.7 kilometres.", ok, ok},
+		// A figure ending in two zeros or more is read as rounded to its
+		// last zero but one; a percentage or another figure is not.
+		{"a round figure", "The film grossed $100 million.", "The film earned $98.7 million at the box office.", ok, ok},
+		{"a round figure too far", "The town has 2,000 residents.", "The town has 2,104 residents.", bad("2,000 residents", "2,104 residents"), bad("2,000 residents", "2,104 residents")},
+		{"a round figure of thousands", "The town has 2,000 residents.", "The town has 2,040 residents.", ok, ok},
+		{"all is no round figure", "100% of the members voted.", "98.7% of the members voted.", ok, bad("100%", "98.7%")},
+		{"a figure not round", "The film grossed $150 million.", "The film earned $148.7 million at the box office.", ok, bad("$150 million", "$148.7 million")},
 		// Taking effect is a start, not the passing of a law.
 		{"took effect in the year it passed", "The new law took effect in 2023.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, bad("2023", "1 January 2025")},
 		{"took effect in the year it took effect", "The new law will take effect in 2025.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, ok},
