@@ -124,6 +124,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the same verdict", "The drug was approved in 2019.", "Regulators approved the drug in 2019 after a two-year review.", Entail},
 		{"a converse verb in the passive", "The company was sold for $2.5 billion.", "Microsoft bought the company in 2014 for $2.5 billion.", Entail},
 		{"a converse verb in the active", "Microsoft sold the company.", "Microsoft bought the company in 2014 for $2.5 billion.", Contradict},
+		{"a comparison the figures bear out", "The river is shorter than the Danube.", "The river is 1,200 km long, while the Danube is 2,850 km long.", Entail},
+		{"a comparison the figures refute", "The river is longer than the Danube.", "The river is 1,200 km long, while the Danube is 2,850 km long.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

@@ -356,14 +356,16 @@ func plainNegation(c, p *text) bool {
 // alignment (on the calibration split the rule costs balanced accuracy),
 // all but its plainest case, a claim the passage repeats with a negation on
 // one side only (plainNegation), which comes first, followed by what a
-// passage excepts (exceptionRule) and a claim's quantified share against
-// a passage's percentage (shareRule).
+// passage excepts (exceptionRule), a claim's quantified share against
+// a passage's percentage (shareRule) and a claim's comparison of two
+// things against the passage's figures of them (comparisonRule).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if plainNegation(c, p) {
 		j = toContradiction(j)
 	}
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
+	j = comparisonRule(c, p, j)
 	j = sameSlotRule(c, p, j)
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {

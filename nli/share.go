@@ -129,11 +129,17 @@ func samePolarity(a, b map[string]bool) bool {
 	return true
 }
 
-// shareRule moves all but negKeep of the entailment to contradiction when
-// the passage's percentage lies outside the claim's share, and all but
-// negKeep of the contradiction to entailment when it lies within.
+// shareRule applies shareVerdict (see byVerdict).
 func shareRule(c, p *text, j evidence.Judgment) evidence.Judgment {
-	switch shareVerdict(c, p) {
+	return byVerdict(shareVerdict(c, p), j)
+}
+
+// byVerdict applies a rule's verdict on a judgment: +1, the passage bears
+// the claim out, moves all but negKeep of the contradiction to
+// entailment; -1, it refutes the claim, all but negKeep of the entailment
+// to contradiction; 0 leaves the judgment alone.
+func byVerdict(v int, j evidence.Judgment) evidence.Judgment {
+	switch v {
 	case 1:
 		return contradictToEntail(j, negKeep)
 	case -1:

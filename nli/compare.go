@@ -1,0 +1,128 @@
+package nli
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/quantity"
+)
+
+// The comparison rule: "The river is longer than the Danube." against
+// "The river is 1,200 km long, while the Danube is 2,850 km long." The
+// networks see every word of the claim in the passage and entail it
+// (0.88), and "shorter" against "long" reads as a contradiction (0.74):
+// nothing compares the two figures. When the passage gives a figure
+// after each of the two things the claim compares, the rule compares
+// them.
+
+// comparatives give the direction a comparative word claims: +1 for more
+// of the dimension, -1 for less.
+var comparatives = map[string]int{
+	"longer": 1, "shorter": -1, "taller": 1, "higher": 1, "lower": -1, "larger": 1, "bigger": 1, "smaller": -1,
+	"heavier": 1, "lighter": -1, "deeper": 1, "shallower": -1, "wider": 1, "narrower": -1, "older": 1,
+	"younger": -1, "faster": 1, "slower": -1, "richer": 1, "poorer": -1, "greater": 1, "fewer": -1,
+}
+
+// comparisonRe reads a claim that compares two things: "SUBJECT is
+// longer than OBJECT".
+var comparisonRe = regexp.MustCompile(`(?i)^\s*(.+?)\s+(?:is|was|are|were|stands|runs)\s+(?:much\s+|far\s+|slightly\s+)?([a-z]+er)\s+than\s+(.+?)\s*[.!]?\s*$`)
+
+// compareWindow bounds, in bytes, how far after a thing's mention its
+// figure may stand.
+const compareWindow = 80
+
+// comparisonVerdict returns +1 when the passage's figures bear the
+// claim's comparison out, -1 when they refute it, and 0 when the rule
+// does not apply: the claim is no comparison of two things, the passage
+// does not mention both with a figure of one unit after each (before the
+// other's mention), or either text is negated or hedged.
+func comparisonVerdict(c, p *text) int {
+	if c.negs > 0 || p.negs > 0 || c.hedged || !c.lowers["than"] {
+		return 0
+	}
+	m := comparisonRe.FindStringSubmatch(c.raw)
+	if m == nil {
+		return 0
+	}
+	dir, ok := comparatives[strings.ToLower(m[2])]
+	if !ok {
+		return 0
+	}
+	subject, object := lastContent(m[1]), lastContent(m[3])
+	if subject == "" || object == "" || subject == object {
+		return 0
+	}
+	si, oi := mention(p.raw, subject), mention(p.raw, object)
+	if si < 0 || oi < 0 {
+		return 0
+	}
+	qs := quantity.Extract(p.raw)
+	sq, ok1 := figureAfter(qs, si, oi)
+	oq, ok2 := figureAfter(qs, oi, si)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	sv, su := sq.Base()
+	ov, ou := oq.Base()
+	// Counts compare whatever noun they count ("2.1 million residents"
+	// and "Lyon 0.5 million"); measures and money, in one unit.
+	if su != ou && (sq.Kind != quantity.Number || oq.Kind != quantity.Number) || sv == ov {
+		return 0
+	}
+	if (sv > ov) == (dir > 0) {
+		return 1
+	}
+	return -1
+}
+
+// lastContent returns the last content word of a noun phrase, lower-case:
+// "The river" gives river, "the Danube" danube, "the Danube in Europe"
+// europe (the rule then finds no figure after it, or the wrong one, and
+// a comparison of phrases that long is left alone by the passage test).
+func lastContent(phrase string) string {
+	toks := tokenize(phrase)
+	if len(toks) > 4 {
+		return ""
+	}
+	for i := len(toks) - 1; i >= 0; i-- {
+		if tk := toks[i]; !stopwords[tk.Lower] && !tk.Num && len(tk.Lower) > 1 {
+			return tk.Lower
+		}
+	}
+	return ""
+}
+
+// mention returns the byte offset of the first whole-word mention of the
+// lower-case word w in s, or -1.
+func mention(s, w string) int {
+	re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(w) + `\b`)
+	if err != nil {
+		return -1
+	}
+	if loc := re.FindStringIndex(s); loc != nil {
+		return loc[1]
+	}
+	return -1
+}
+
+// figureAfter returns the first figure of qs, not a date, that starts
+// within compareWindow bytes after at and before other, when other comes
+// after at.
+func figureAfter(qs []quantity.Quantity, at, other int) (quantity.Quantity, bool) {
+	for _, q := range qs {
+		if q.Start < at || q.Start > at+compareWindow || other > at && q.Start > other {
+			continue
+		}
+		if q.Kind == quantity.Year || q.Kind == quantity.Date {
+			continue
+		}
+		return q, true
+	}
+	return quantity.Quantity{}, false
+}
+
+// comparisonRule applies comparisonVerdict (see byVerdict).
+func comparisonRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	return byVerdict(comparisonVerdict(c, p), j)
+}

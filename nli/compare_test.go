@@ -1,0 +1,31 @@
+package nli
+
+import "testing"
+
+func TestComparisonVerdict(t *testing.T) {
+	const rivers = "The river is 1,200 km long, while the Danube is 2,850 km long."
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"The river is shorter than the Danube.", rivers, 1},
+		{"The river is longer than the Danube.", rivers, -1},
+		{"The Danube is much longer than the river.", rivers, 1},
+		{"The Nile is longer than the Amazon.", "The Nile (6,650 km) and the Amazon (6,400 km) are the two longest rivers.", 1},
+		{"The Amazon is longer than the Nile.", "The Nile (6,650 km) and the Amazon (6,400 km) are the two longest rivers.", -1},
+		// Counts of one noun and of none compare.
+		{"Lyon is larger than Paris.", "Paris has 2.1 million residents and Lyon 0.5 million.", -1},
+		// Figures in other units, one figure, no comparison, a negation.
+		{"The river is longer than the Danube.", "The river is 1,200 km long, while the Danube carries 6,500 m3 a second.", 0},
+		{"The tower is taller than the cathedral.", "The tower is 330 metres tall.", 0},
+		{"The river is 1,200 km long.", rivers, 0},
+		{"The river is not longer than the Danube.", rivers, 0},
+		// The same figure: neither is longer, and equal is left to the networks.
+		{"The river is longer than the Danube.", "The river is 2,850 km long, as is the Danube at 2,850 km.", 0},
+	}
+	for _, tt := range tests {
+		if got := comparisonVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("comparisonVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
