@@ -24,6 +24,9 @@ var exceptRe = regexp.MustCompile(`(?i)\b(?:except(?:ing)?(?:\s+for)?|excluding)
 // content word after an "and" or "or" that follows it ("except Monday and
 // Tuesday"; "except Smith voted" excepts Smith only).
 func excepted(t *text) map[string]string {
+	if !t.lowers["except"] && !t.lowers["excepting"] && !t.lowers["excluding"] {
+		return nil
+	}
 	var ex map[string]string
 	for _, m := range exceptRe.FindAllStringSubmatch(t.raw, -1) {
 		take := true
