@@ -253,14 +253,26 @@ func check(claim, source string, exact bool) []Finding {
 			if crole != noRole {
 				srole = src.sourceRole(j)
 			}
-			if crole != noRole && srole == crole || exact && c.q.Bound == Between && s.q.Bound == Between && c.q.dated() {
+			if crole != noRole && srole.side() == crole.side() || exact && c.q.Bound == Between && s.q.Bound == Between && c.q.dated() {
 				k.score += headBonus
 				k.head = true
 			}
-			if srole != noRole && srole != crole && k.outcome == Agrees {
-				// The same date, but the other end: "died in 1989"
-				// against "born 18 September 1989".
-				k.outcome = Conflicts
+			if srole != noRole && srole != crole {
+				switch {
+				case k.outcome == Agrees && (srole == openRole || crole == openRole):
+					// A start and an opening on one date: a theatre
+					// "opened in 1911" and "(1911–1993)".
+				case k.outcome == Agrees:
+					// The same date, but the other end: "died in 1989"
+					// against "born 18 September 1989".
+					k.outcome = Conflicts
+				case k.outcome == Conflicts && inOrder(c.q, crole, s.q, srole):
+					// Another date of the other end, in order: "born
+					// in 1950" against "died in 1989" says nothing of
+					// the birth, and "building work started in 1933"
+					// nothing against "the net was completed in 2024".
+					k.outcome = Unsettled
+				}
 			}
 			cands = append(cands, k)
 			if exact && crole == noRole && !c.q.bounded() && !c.q.Yearless && src.spanRole(j) == startRole && !src.found[j+1].q.Yearless {
@@ -551,6 +563,22 @@ func centuryOf(q Quantity) Quantity {
 	return q
 }
 
+// inOrder reports whether claim date c, in role r, could stand where it
+// does when source date s is another role of the same thing: a start no
+// later than the opening or the end, an opening between the two, an end
+// no earlier than the start or the opening. Roles are ordered as
+// declared: start, opening, end.
+func inOrder(c Quantity, r role, s Quantity, sr role) bool {
+	if !c.dated() || !s.dated() {
+		return false
+	}
+	cd, sd := days(c), days(s)
+	if r < sr {
+		return cd.lo <= sd.hi
+	}
+	return cd.hi >= sd.lo
+}
+
 // roundFigure reads a claim's whole figure of three digits or more that
 // ends in two zeros or more as rounded to its last zero but one: "$100
 // million" is $95 to $105 million, "2,000 people" 1,950 to 2,050, so
@@ -587,22 +615,36 @@ scan:
 }
 
 // A role is the end of a span of time a date stands for: its start
-// ("born", "opened", "from") or its end ("died", "closed", "until").
+// ("born", "began", "from") or its end ("died", "closed", "until"), or
+// an opening ("opened", "premiered", "took effect"): a start of service
+// or use that follows the start of the work behind it ("construction
+// began in 1933", "the bridge opened in 1937"), so another event than a
+// start, between it and the end.
 type role uint8
 
 const (
 	noRole role = iota
 	startRole
+	openRole
 	endRole
 )
 
 var roleWords = map[string]role{
 	"born": startRole, "birth": startRole, "began": startRole, "begun": startRole, "begin": startRole,
-	"started": startRole, "start": startRole, "opened": startRole, "founded": startRole, "established": startRole,
-	"premiered": startRole, "debuted": startRole, "launched": startRole, "from": startRole, "effect": startRole,
+	"started": startRole, "start": startRole, "opened": openRole, "founded": startRole, "established": startRole,
+	"premiered": openRole, "debuted": openRole, "launched": openRole, "from": startRole, "effect": openRole,
 	"died": endRole, "death": endRole, "dead": endRole, "ended": endRole, "end": endRole, "closed": endRole,
 	"finished": endRole, "concluded": endRole, "until": endRole, "till": endRole, "through": endRole, "expired": endRole,
 	"completed": endRole, "completion": endRole,
+}
+
+// side is the end of a span a role stands at: an opening is on the
+// start's.
+func (r role) side() role {
+	if r == openRole {
+		return startRole
+	}
+	return r
 }
 
 // rolePrepositions give a role only right before the date ("from 1990",
@@ -634,6 +676,11 @@ func (a analysis) wordRole(i int) role {
 		}
 		n++
 		w := strings.ToLower(a.toks[k].Text)
+		if n == 2 && (w == "start" || w == "end") && strings.EqualFold(a.toks[k+1].Text, "of") {
+			// "at the start of 2024", "by the end of 1990": a time of
+			// the year, not an end of something.
+			continue
+		}
 		if r := roleWords[w]; r != noRole && (n == 1 || !rolePrepositions[w]) {
 			return r
 		}

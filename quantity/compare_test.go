@@ -181,6 +181,16 @@ func TestCompareExact(t *testing.T) {
 			"The pool has a length of 25 metres and a depth of 2 metres.", ok, ok},
 		{"a height in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", ok, ok},
 		{"a width the source does not give", "The bridge is 2.7 kilometres wide.", "The bridge has a length of 2.7 kilometres.", ok, ok},
+		// A date of one end against another date of the other end, in
+		// order or not; an opening is another event than a start.
+		{"born before the death", "The poet was born in 1950.", "The poet died in 1989 in Rome.", bad("1950", "1989"), unsettled},
+		{"born after the death", "The poet was born in 1995.", "The poet died in 1989 in Rome.", bad("1995", "1989"), bad("1995", "1989")},
+		{"started before the opening", "Building work on the bridge started in 1933.", "The bridge opened to traffic on 27 May 1937.",
+			bad("1933", "27 May 1937"), unsettled},
+		{"opened before the start", "The bridge opened in 1930.", "Construction of the bridge began in 1933.", bad("1930", "1933"), bad("1930", "1933")},
+		{"opened in the first year of a span", "The theatre opened in 1911.", "The theatre was in use from 1911 to 1993.", ok, ok},
+		{"the start of a year is no start", "Work on the bridge started in 1933.", "Work on the net was completed at the start of 2024.",
+			bad("1933", "2024"), unsettled},
 		// A figure ending in two zeros or more is read as rounded to its
 		// last zero but one; a percentage or another figure is not.
 		{"a round figure", "The film grossed $100 million.", "The film earned $98.7 million at the box office.", ok, ok},

@@ -50,7 +50,13 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// the refitted Refuted bar of 0.75) and, under the second policy, the
 	// Golden Gate's start of construction, which the 2024 safety-net
 	// article contradicts at 0.69 (README, "Demo-claims benchmark").
-	floors := []int{71, 72}
+	// Raised to 72 and 74 when the judge's reading of dates stopped
+	// counting a date of the other end in order, and an opening against
+	// a start, as a conflict: the safety-net article and the bridge's
+	// opening no longer contradict the Golden Gate's start of
+	// construction (docs/nli-development.md, "The other end of
+	// something, in order").
+	floors := []int{72, 74}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
