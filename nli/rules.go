@@ -1,10 +1,12 @@
 package nli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
+	"github.com/verity-fc/verity/sentences"
 )
 
 // The edge-case rules of seed 000 are mandatory, and the labeled data has
@@ -314,8 +316,9 @@ func denied(t *text) map[string]bool {
 // such pairs near a tie (entailment 0.33, contradiction 0.60 there):
 // FEVER, where most negations are, negates claims, not passages, and its
 // negated claims are rarely word for word its passages. A negation of
-// another word ("has never closed since" against "has been open since")
-// is left to the network.
+// another word ("has never closed since" against "has been open since"),
+// or in a passage another sentence of which states the claim whole
+// (statesWhole), is left to the network.
 func plainNegation(c, p *text) bool {
 	var d map[string]bool
 	switch {
@@ -336,7 +339,28 @@ func plainNegation(c, p *text) bool {
 		}
 		flipped = flipped || d[s]
 	}
-	return flipped
+	return flipped && !(c.negs == 0 && statesWhole(c, p))
+}
+
+// statesWhole reports whether a sentence of the passage without a
+// negation has every content word of the claim: "The museum is open on
+// Monday. It is not open on Sunday." denies "open", but its first
+// sentence states "The museum is open on Monday." whole.
+func statesWhole(c, p *text) bool {
+	spans := sentences.Texts(p.raw)
+	if len(spans) < 2 {
+		return false
+	}
+	for _, sent := range spans {
+		t := analyse(sent)
+		if t.negs > 0 {
+			continue
+		}
+		if !slices.ContainsFunc(c.content, func(s string) bool { return !t.stems[s] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // applySeedRules adjusts a judgment of the aligning network by the

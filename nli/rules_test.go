@@ -176,6 +176,8 @@ func TestPlainNegation(t *testing.T) {
 		{"The founder lacked early support.", "Although lacking early support, the founder went on.", false},
 		// The passage lacks a content word of the claim.
 		{"The company makes electric cars.", "The company does not make cars.", false},
+		// The passage affirms the word it denies elsewhere.
+		{"The museum is open on Monday.", "The museum is open on Monday. It is not open on Sunday.", false},
 		// "Not all" and "not only" weaken a statement; they deny nothing.
 		{"Some masks protect equally.", "Not all masks protect equally.", false},
 		{"The company makes cars.", "The company makes not only cars.", false},
