@@ -62,6 +62,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
 		{"another subject in the same definite role", "Sydney is the capital of Australia.", "Canberra is the capital city of Australia.", Contradict},
 		{"the subject of the definite role", "Canberra is the capital of Australia.", "Canberra is the capital city of Australia.", Entail},
+		{"another subject in the definite role, the role first", "Sydney is the capital of Australia.", "The capital of Australia is Canberra.", Contradict},
+		{"the subject of the definite role, the role first", "Canberra is the capital of Australia.", "The capital of Australia is Canberra.", Entail},
 		{"another subject in the definite role at another time", "Obama was the president of the United States.", "Biden is the president of the United States.", Neutral},
 		{"another subject of the same superlative", "Lagos is the largest city in Nigeria.", "Kano is the largest city in Nigeria.", Contradict},
 		{"another subject with no definite role", "Sydney is a city in Australia.", "Canberra is a city in Australia.", Neutral},

@@ -35,6 +35,9 @@ var subjectDeterminers = set("this", "that", "these", "those", "a", "an", "its",
 // common noun only (a "the" that opens the subject must be followed by a
 // capitalised word).
 func definiteRole(toks []token) (subject []token, copula string, role []token, ok bool) {
+	if subject, copula, role, ok = roleFirst(toks); ok {
+		return subject, copula, role, true
+	}
 	for i := 1; i < len(toks)-2 && i <= roleSubjectMax; i++ {
 		if !copulas[toks[i].Lower] || toks[i+1].Lower != "the" {
 			continue
@@ -76,6 +79,35 @@ const (
 // presentCopulas are the copulas of the present; the others of copulas
 // are past.
 var presentCopulas = set("is", "remains")
+
+// roleFirst splits a sentence that opens "The ROLE is SUBJECT" ("The
+// capital of Australia is Canberra."): the role's words after "the", up to
+// roleWindow of them, the copula, and the subject, a run of capitalised
+// words right after the copula. ok is false for any other sentence, and
+// for one that opens with a name ("The Harbour Bridge is ...").
+func roleFirst(toks []token) (subject []token, copula string, role []token, ok bool) {
+	if len(toks) < 4 || toks[0].Lower != "the" {
+		return nil, "", nil, false
+	}
+	for i := 2; i < len(toks)-1 && i <= roleWindow; i++ {
+		if !copulas[toks[i].Lower] {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].Cap && j-i <= roleSubjectMax {
+			j++
+		}
+		if j == i+1 {
+			return nil, "", nil, false
+		}
+		if toks[1].Cap {
+			// "The Harbour Bridge is ..." opens with a name, not a role.
+			return nil, "", nil, false
+		}
+		return toks[i+1 : j], toks[i].Lower, toks[1:i], true
+	}
+	return nil, "", nil, false
+}
 
 // uniqueRole reports whether the passage gives the claim's definite role
 // to another subject: both open "SUBJECT is the ROLE" (definiteRole),

@@ -265,6 +265,13 @@ func TestUniqueRole(t *testing.T) {
 		{"The team is the champion of the league.", "The club is the champion of the league.", roleUnread},
 		{"Sydney is the capital of Australia.", "Canberra, not Sydney, is the capital of Australia.", roleUnread},
 		{"Sydney is the capital of Australia.", "In 1913 Canberra became the capital of Australia.", roleUnread},
+		// The role first: "The capital of Australia is Canberra."
+		{"Sydney is the capital of Australia.", "The capital of Australia is Canberra.", roleTaken},
+		{"The capital of Australia is Sydney.", "Canberra is the capital of Australia.", roleTaken},
+		{"Canberra is the capital of Australia.", "The capital of Australia is Canberra.", roleUnread},
+		{"The capital of Australia was Melbourne.", "Canberra is the capital of Australia.", roleOtherTime},
+		{"Sydney is the capital of Australia.", "The capital of Australia is a planned city.", roleUnread},
+		{"The Anzac Bridge is the longest bridge in Sydney.", "The Harbour Bridge is Sydney's oldest.", roleUnread},
 	} {
 		if got := uniqueRole(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
 			t.Errorf("uniqueRole(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
