@@ -118,6 +118,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the same exception", "The museum is open every day except Monday.", museum, Entail},
 		{"a member the passage excepts", "Smith voted for the bill.", "All members except Smith voted for the bill.", Contradict},
 		{"a month the exception leaves", "The shop opens in April.", "The shop is open every month except March.", Entail},
+		{"a claim of what can happen against a hedged passage", "The drug can cause weight loss.", "The drug may cause weight loss in some patients.", Entail},
+		{"a definitive claim against a hedged passage", "The drug causes weight loss.", "The drug may cause weight loss in some patients.", Neutral},
 		{"a share below the claim's quantifier", "Most residents voted for the plan.", "Only 30% of residents voted for the plan.", Contradict},
 		{"a share within the claim's quantifier", "Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", Entail},
 		{"a length within the span of years", "The war lasted six years.", "The war lasted from 1939 to 1945.", Entail},

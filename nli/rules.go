@@ -546,5 +546,9 @@ func claimHedged(c *text) bool {
 }
 
 // claimHedges are the words besides the strict hedges that make a claim
-// tentative.
-var claimHedges = set("possible", "probable", "unlikely", "potential", "believed", "speculated")
+// tentative. "Can" is among them: "The drug can cause weight loss." says
+// what may happen, as "The drug may cause weight loss in some patients."
+// does, so a hedged passage does not make it less sure (it is no strict
+// hedge of a passage: "can" there is as often what something is able to
+// do).
+var claimHedges = set("possible", "probable", "unlikely", "potential", "believed", "speculated", "can")

@@ -39,6 +39,7 @@ func TestApplyRules(t *testing.T) {
 		{"a claim hedged with possible", "It is possible that coffee causes cancer.", "Studies suggest that coffee causes cancer.", feature, in},
 		{"hedged claim, definitive passage", "Coffee may cause cancer.", "Coffee causes cancer.", feature, in},
 		{"both hedged", "Coffee may cause cancer.", "Coffee might cause cancer.", feature, in},
+		{"a claim of what can happen", "The drug can cause weight loss.", "The drug may cause weight loss in some patients.", feature, in},
 		{"another subject", "The bridge opened in 1937.", "Paris is the capital of France.", feature, offTopic},
 		{"caption of another scene", "A man is playing a guitar.", "A woman is swimming in a pool.", feature, in},
 		{"network: both name something", "Ian Brennan wrote for Dawson's Creek.", "Glee was created by Ryan Murphy.", network, offTopic},
