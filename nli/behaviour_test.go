@@ -120,6 +120,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a month the exception leaves", "The shop opens in April.", "The shop is open every month except March.", Entail},
 		{"a claim of what can happen against a hedged passage", "The drug can cause weight loss.", "The drug may cause weight loss in some patients.", Entail},
 		{"a definitive claim against a hedged passage", "The drug causes weight loss.", "The drug may cause weight loss in some patients.", Neutral},
+		{"one term against two", "The president served one term.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Contradict},
+		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},
 		{"a share below the claim's quantifier", "Most residents voted for the plan.", "Only 30% of residents voted for the plan.", Contradict},
 		{"a share within the claim's quantifier", "Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", Entail},
 		{"a length within the span of years", "The war lasted six years.", "The war lasted from 1939 to 1945.", Entail},

@@ -198,7 +198,9 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // two years the source joins ("from 1939 to 1945"), a year either way.
 // A claim's whole figure of three digits or more ending in two zeros or
 // more is read as rounded to its last zero but one ("$100 million" is
-// $95 to $105 million; see roundFigure).
+// $95 to $105 million; see roundFigure). And a lone "one" ("served one
+// term"), which both readings otherwise skip, is judged against a
+// source's figure of the same noun ("two terms"), and nothing else.
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -239,6 +241,11 @@ func check(claim, source string, exact bool) []Finding {
 				cands = append(cands, candidate{q: d, score: shared(cctx, srcCtx[j]), outcome: out})
 			}
 			if !compatible(c.q, s.q) || exact && (!rankComparable(c.q, s.q) || !yearComparable(c.q, s.q)) {
+				continue
+			}
+			if s.q.Lone && (c.q.Lone || chead == "" || src.head(j) != chead) {
+				// A lone "one" counts only the claim's noun, against a
+				// figure: two lone ones ("if one exists") say nothing.
 				continue
 			}
 			if srcCtx[j] == nil {
@@ -300,6 +307,13 @@ func check(claim, source string, exact bool) []Finding {
 		}
 		if exact && c.q.Precision == DayPrecision {
 			cands = daysOnly(cands)
+		}
+		if c.q.Lone {
+			// A lone "one" is judged only against figures of its noun.
+			cands = slices.DeleteFunc(cands, func(k candidate) bool { return !k.head })
+			if len(cands) == 0 {
+				continue
+			}
 		}
 		if dimensionNouns[chead] && slices.ContainsFunc(cands, func(k candidate) bool { return k.head }) {
 			// A figure of a dimension is judged against the source's

@@ -198,6 +198,11 @@ func TestCompareExact(t *testing.T) {
 		{"a round figure of thousands", "The town has 2,000 residents.", "The town has 2,040 residents.", ok, ok},
 		{"all is no round figure", "100% of the members voted.", "98.7% of the members voted.", ok, bad("100%", "98.7%")},
 		{"a figure not round", "The film grossed $150 million.", "The film earned $148.7 million at the box office.", ok, bad("$150 million", "$148.7 million")},
+		// A lone "one" is read only against a figure of its noun.
+		{"one term against two", "The president served one term.", "He was elected in 2008 and re-elected in 2012, serving two terms.", unsettled, bad("one", "two")},
+		{"two terms against one", "The president served two terms.", "He served one term.", unsettled, bad("two", "one")},
+		{"one of them", "One of the workers died.", "Two workers died.", unsettled, unsettled},
+		{"two lone ones", "I do not know if one exists.", "Nobody knows if one exists.", unsettled, unsettled},
 		// Taking effect is a start, not the passing of a law.
 		{"took effect in the year it passed", "The new law took effect in 2023.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, bad("2023", "1 January 2025")},
 		{"took effect in the year it took effect", "The new law will take effect in 2025.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, ok},

@@ -185,16 +185,23 @@ func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
 	if pt.skip {
 		return Quantity{}, pt.next, false
 	}
-	// A lone "one" or "zero" is too often not a count ("one of the").
+	// A lone "one" or "zero" is too often not a count ("one of the"). The
+	// exact reading takes a lone "one" as Lone, which it compares only
+	// with a figure of the noun after it ("served one term" against
+	// "serving two terms").
+	lone := false
 	if (w == "one" || w == "zero") && f.next == i+1 && !pt.unitted {
-		return Quantity{}, i + 1, false
+		if !s.exact || w != "one" {
+			return Quantity{}, i + 1, false
+		}
+		lone = true
 	}
 	bound, start, strict := s.hedgeBefore(i)
 	if pt.bound != Exact && bound == Exact {
 		bound, strict = pt.bound, false
 	}
 	q := Quantity{Value: pt.value, High: pt.value, Step: pt.step, Unit: pt.unit, Kind: pt.kind, Bound: bound, Approx: bound != Exact,
-		Strict: strict && (bound == AtLeast || bound == AtMost)}
+		Strict: strict && (bound == AtLeast || bound == AtMost), Lone: lone}
 	return s.finish(q, start, pt.next), pt.next, true
 }
 

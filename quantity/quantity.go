@@ -138,6 +138,9 @@ type Quantity struct {
 	// March"), which only [CheckExact] reads: Date holds the day in the
 	// leap year 2000, and Value and High are 0.
 	Yearless bool `json:"yearless,omitempty"`
+	// Lone marks a lone "one" before a word ("one term"), which only
+	// [CheckExact] reads, and only against a figure of the same noun.
+	Lone bool `json:"lone,omitempty"`
 	// Start and End are byte offsets of Text in the input.
 	Start int `json:"start"`
 	End   int `json:"end"`
