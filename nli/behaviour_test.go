@@ -40,6 +40,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"antonym absent", "The water in the pool was hot.", "The water in the pool was hot.", Entail},
 		{"born against died", "The poet was born in 1795.", "The poet died in 1795 in Rome.", Contradict},
 		{"born with born", "The poet was born in 1795.", "The poet was born in 1795 in London.", Entail},
+		{"born against a death in order", "The poet was born in Rome.", "The poet died in Rome in 1989.", Neutral},
+		{"born after the death", "The poet was born in 1995.", "The poet died in 1989 in Rome.", Contradict},
 		{"negated state against", "The mill still employs weavers.", mill, Contradict},
 		{"negated state with", "No weaver works at the mill.", mill, Entail},
 		{"the passage negates the claim", "The company makes cars.", "The company does not make cars.", Contradict},

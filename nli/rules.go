@@ -381,8 +381,9 @@ func statesWhole(c, p *text) bool {
 // all but its plainest case, a claim the passage repeats with a negation on
 // one side only (plainNegation), which comes first, followed by what a
 // passage excepts (exceptionRule), a claim's quantified share against
-// a passage's percentage (shareRule) and a claim's comparison of two
-// things against the passage's figures of them (comparisonRule).
+// a passage's percentage (shareRule), a claim's comparison of two
+// things against the passage's figures of them (comparisonRule) and a
+// birth against a death with no conflict of figures (otherEndOfLife).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if plainNegation(c, p) {
 		j = toContradiction(j)
@@ -390,6 +391,9 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
 	j = comparisonRule(c, p, j)
+	if otherEndOfLife(c, p) && len(quantity.CompareExact(c.raw, p.raw).Mismatches) == 0 {
+		j = toNeutral(j)
+	}
 	j = sameSlotRule(c, p, j)
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
@@ -402,6 +406,33 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = entailToNeutral(j, offTopicKeep)
 	}
 	return j
+}
+
+// birthWords and deathWords name the two ends of a life.
+var (
+	birthWords = set("born", "birth")
+	deathWords = set("died", "dies", "death")
+)
+
+// otherEndOfLife reports whether one text speaks of a birth and not of a
+// death and the other of a death and not of a birth: "The poet was born
+// in Rome." against "The poet died in Rome in 1989." says nothing of the
+// birth. The networks read "born" and "died" as antonyms (on purpose, for
+// "born in 1795" against "died in 1795", "Born against died" in
+// docs/nli-development.md) and called such pairs contradictions (0.75 to
+// 0.78); applySeedRules moves their contradiction to neutral unless the
+// figures conflict, as a birth in the year of the death or after it does.
+func otherEndOfLife(c, p *text) bool {
+	has := func(t *text, words map[string]bool) bool {
+		for w := range words {
+			if t.lowers[w] {
+				return true
+			}
+		}
+		return false
+	}
+	cb, cd, pb, pd := has(c, birthWords), has(c, deathWords), has(p, birthWords), has(p, deathWords)
+	return cb && !cd && pd && !pb || cd && !cb && pb && !pd
 }
 
 // subjectName returns the name that opens the claim, after an article: its

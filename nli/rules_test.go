@@ -192,6 +192,24 @@ func TestPlainNegation(t *testing.T) {
 	}
 }
 
+func TestOtherEndOfLife(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"The poet was born in Rome.", "The poet died in Rome in 1989.", true},
+		{"The poet died in 1989.", "The poet was born in 1950.", true},
+		{"The poet was born in 1950.", "The poet was born in 1950 and died in 1989.", false},
+		{"The poet was born and died in Rome.", "The poet died in Rome.", false},
+		{"The poet lived in Rome.", "The poet died in Rome.", false},
+	}
+	for _, tt := range tests {
+		if got := otherEndOfLife(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("otherEndOfLife(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
 // TestSlotClash checks the same-slot rule's reading of names.
 func TestSlotClash(t *testing.T) {
 	tests := []struct {
