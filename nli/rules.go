@@ -383,7 +383,7 @@ func statesWhole(c, p *text) bool {
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
 // things against the passage's figures of them (comparisonRule) and a
-// birth against a death with no conflict of figures (otherEndOfLife).
+// claim of a birth without a figure against a death (otherEndOfLife).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if plainNegation(c, p) {
 		j = toContradiction(j)
@@ -391,7 +391,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
 	j = comparisonRule(c, p, j)
-	if otherEndOfLife(c, p) && len(quantity.CompareExact(c.raw, p.raw).Mismatches) == 0 {
+	if otherEndOfLife(c, p) && !dated(c) {
 		j = toNeutral(j)
 	}
 	j = sameSlotRule(c, p, j)
@@ -420,8 +420,12 @@ var (
 // birth. The networks read "born" and "died" as antonyms (on purpose, for
 // "born in 1795" against "died in 1795", "Born against died" in
 // docs/nli-development.md) and called such pairs contradictions (0.75 to
-// 0.78); applySeedRules moves their contradiction to neutral unless the
-// figures conflict, as a birth in the year of the death or after it does.
+// 0.78); applySeedRules moves their contradiction to neutral when the
+// claim has no figure and names no month (dated). A claim's date is left to the networks and the
+// exact reading of figures, which reads a birth in the year of the death
+// or after it as a conflict, but not every date's role ("On the morning
+// of November 22, 1997, Hutchence was born", "born Colin Lionel Emm; 20
+// November 1932 – 2 June 2012").
 func otherEndOfLife(c, p *text) bool {
 	has := func(t *text, words map[string]bool) bool {
 		for w := range words {
@@ -433,6 +437,21 @@ func otherEndOfLife(c, p *text) bool {
 	}
 	cb, cd, pb, pd := has(c, birthWords), has(c, deathWords), has(p, birthWords), has(p, deathWords)
 	return cb && !cd && pd && !pb || cd && !cb && pb && !pd
+}
+
+// monthNames name the months, which date a text without a figure ("born
+// in December").
+var monthNames = set("january", "february", "march", "april", "may", "june", "july", "august", "september",
+	"october", "november", "december")
+
+// dated reports whether t has a figure or names a month.
+func dated(t *text) bool {
+	for _, tk := range t.toks {
+		if tk.Num || monthNames[tk.Lower] {
+			return true
+		}
+	}
+	return quantity.HasQuantity(t.raw)
 }
 
 // subjectName returns the name that opens the claim, after an article: its
