@@ -119,6 +119,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"every day against an exception", "The museum is open every day.", museum, Contradict},
 		{"the same exception", "The museum is open every day except Monday.", museum, Entail},
 		{"a member the passage excepts", "Smith voted for the bill.", "All members except Smith voted for the bill.", Contradict},
+		{"a name the passage does not count among all", "Jones voted for the bill.", "All members except Smith voted for the bill.", Neutral},
 		{"a month the exception leaves", "The shop opens in April.", "The shop is open every month except March.", Entail},
 		{"a claim of what can happen against a hedged passage", "The drug can cause weight loss.", "The drug may cause weight loss in some patients.", Entail},
 		{"a definitive claim against a hedged passage", "The drug causes weight loss.", "The drug may cause weight loss in some patients.", Neutral},

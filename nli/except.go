@@ -2,6 +2,9 @@ package nli
 
 import (
 	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/wordvec"
@@ -67,7 +70,11 @@ const exceptKeep = negKeep
 //   - a claim whose one word the passage lacks is a co-hyponym of an
 //     excepted word ("open on Tuesdays" against "every day except
 //     Monday"), when the passage quantifies over all of them, falls under
-//     the passage's rule: its contradiction goes to entailment.
+//     the passage's rule: its contradiction goes to entailment;
+//   - a claim whose one word the passage lacks is another name ("Jones
+//     voted" against "All members except Smith voted"), when the passage
+//     quantifies over all of something: the passage does not say the
+//     name is among them, and its entailment goes to neutral.
 //
 // A claim with an exception of its own, or a passage with a grammatical
 // negation, is left to the network.
@@ -97,8 +104,30 @@ func exceptionRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 		return toContradiction(j)
 	case !hit && len(missing) == 1 && c.negs == 0 && p.quant == 4 && coHyponymOfAny(c, missing[0], ex):
 		return contradictToEntail(j, exceptKeep)
+	case !hit && len(missing) == 1 && c.negs == 0 && p.quant == 4 && namedIn(c, missing[0]):
+		// "Jones voted for the bill." against "All members except Smith
+		// voted for the bill.": the passage does not say Jones is a
+		// member.
+		return entailToNeutral(j, exceptKeep)
 	}
 	return j
+}
+
+// namedIn reports whether the claim writes its word of stem s with a
+// capital, inside its sentence or opening it ("Jones voted ..."): a
+// name, or a noun the claim puts first, which the passage does not cover
+// either way.
+func namedIn(c *text, s string) bool {
+	for _, tk := range c.toks {
+		if tk.Stem != s || stopwords[tk.Lower] {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(tk.Lower)
+		if tk.Cap || strings.Contains(c.raw, string(unicode.ToUpper(r))+tk.Lower[n:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // antonymIn reports whether the passage has a word of opposite meaning to
