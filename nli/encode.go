@@ -295,57 +295,51 @@ func (e *encoder) side(t *text, limit int) side {
 		}
 		s.chans[i] = c
 	}
+	// The readings of the judge's own are read before function words go.
 	if e.places {
 		e.placeNames(toks, s.infos)
-		s.locs = make([]bool, len(toks))
-		for i := range toks {
-			s.locs[i] = toks[i].Cap && locative(toks, i)
-		}
+		s.locs = each(toks, func(i int) bool { return toks[i].Cap && locative(toks, i) })
 	}
 	if e.dims {
-		s.dims = make([]string, len(toks))
-		for i := range toks {
-			s.dims[i] = measuredDimension(toks, i)
-		}
+		s.dims = each(toks, func(i int) string { return measuredDimension(toks, i) })
 	}
 	if e.opposites {
-		s.passive = make([]bool, len(toks))
-		for i := range toks {
-			s.passive[i] = passiveWithoutAgent(toks, i)
-		}
+		s.passive = each(toks, func(i int) bool { return passiveWithoutAgent(toks, i) })
 	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
 	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
 		1<<chUp | 1<<chDown | 1<<chPronoun | 1<<chTime
-	k := 0
-	for i := range s.toks {
-		if s.chans[i]&(1<<chStop) != 0 && s.chans[i]&marked == 0 {
-			continue
+	kept := make([]int, 0, len(toks))
+	for i, c := range s.chans {
+		if c&(1<<chStop) == 0 || c&marked != 0 {
+			kept = append(kept, i)
 		}
-		s.toks[k], s.chans[k], s.vals[k], s.infos[k] = s.toks[i], s.chans[i], s.vals[i], s.infos[i]
-		if s.locs != nil {
-			s.locs[k] = s.locs[i]
-		}
-		if s.dims != nil {
-			s.dims[k] = s.dims[i]
-		}
-		if s.passive != nil {
-			s.passive[k] = s.passive[i]
-		}
-		k++
 	}
-	s.toks, s.chans, s.vals, s.infos = s.toks[:k], s.chans[:k], s.vals[:k], s.infos[:k]
-	if s.locs != nil {
-		s.locs = s.locs[:k]
-	}
-	if s.dims != nil {
-		s.dims = s.dims[:k]
-	}
-	if s.passive != nil {
-		s.passive = s.passive[:k]
-	}
+	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
+	s.locs, s.dims, s.passive = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept)
 	return s
+}
+
+// each returns f of each token's index.
+func each[T any](toks []token, f func(i int) T) []T {
+	out := make([]T, len(toks))
+	for i := range toks {
+		out[i] = f(i)
+	}
+	return out
+}
+
+// keepAt keeps, in place and in order, the elements of s at the indices
+// kept (ascending); nil stays nil.
+func keepAt[T any](s []T, kept []int) []T {
+	if s == nil {
+		return nil
+	}
+	for k, i := range kept {
+		s[k] = s[i]
+	}
+	return s[:len(kept)]
 }
 
 // placeNames gives the words of a place's name of three or two words

@@ -22,12 +22,15 @@ import (
 // punctuation.
 var exceptRe = regexp.MustCompile(`(?i)\b(?:except(?:ing)?(?:\s+for)?|excluding)\s+([^,;:.!?()]+)`)
 
+// exceptWords open an exception (exceptRe).
+var exceptWords = set("except", "excepting", "excluding")
+
 // excepted returns the words t excepts, by stem: after "except", "except
 // for", "excepting" or "excluding", the first content word, and each
 // content word after an "and" or "or" that follows it ("except Monday and
 // Tuesday"; "except Smith voted" excepts Smith only).
 func excepted(t *text) map[string]string {
-	if !t.lowers["except"] && !t.lowers["excepting"] && !t.lowers["excluding"] {
+	if !mentions(t, exceptWords) {
 		return nil
 	}
 	var ex map[string]string

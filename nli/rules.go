@@ -271,13 +271,22 @@ func negationFlip(c, p *text) bool {
 var grammaticalNegations = set("not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "nowhere")
 
 // negatesGrammatically reports whether t has a grammatical negation.
-func negatesGrammatically(t *text) bool {
-	for _, tk := range t.toks {
-		if grammaticalNegations[tk.Lower] {
+func negatesGrammatically(t *text) bool { return mentions(t, grammaticalNegations) }
+
+// mentions reports whether t has one of the lower-case words.
+func mentions(t *text, words map[string]bool) bool {
+	for w := range words {
+		if t.lowers[w] {
 			return true
 		}
 	}
 	return false
+}
+
+// coversAll reports whether t has every content word of the claim c (and
+// c has one at least).
+func coversAll(c, t *text) bool {
+	return len(c.content) > 0 && !slices.ContainsFunc(c.content, func(s string) bool { return !t.stems[s] })
 }
 
 // denied returns the stems a grammatical negation of t denies: the first
@@ -329,17 +338,10 @@ func plainNegation(c, p *text) bool {
 	default:
 		return false
 	}
-	if len(c.content) == 0 {
+	if !coversAll(c, p) || !slices.ContainsFunc(c.content, func(s string) bool { return d[s] }) {
 		return false
 	}
-	flipped := false
-	for _, s := range c.content {
-		if !p.stems[s] {
-			return false
-		}
-		flipped = flipped || d[s]
-	}
-	return flipped && !(c.negs == 0 && statesWhole(c, p))
+	return !(c.negs == 0 && statesWhole(c, p))
 }
 
 // statesWhole reports whether a sentence of the passage without a
@@ -352,11 +354,7 @@ func statesWhole(c, p *text) bool {
 		return false
 	}
 	for _, sent := range spans {
-		t := analyse(sent)
-		if t.negs > 0 {
-			continue
-		}
-		if !slices.ContainsFunc(c.content, func(s string) bool { return !t.stems[s] }) {
+		if t := analyse(sent); t.negs == 0 && coversAll(c, t) {
 			return true
 		}
 	}
@@ -427,15 +425,7 @@ var (
 // of November 22, 1997, Hutchence was born", "born Colin Lionel Emm; 20
 // November 1932 – 2 June 2012").
 func otherEndOfLife(c, p *text) bool {
-	has := func(t *text, words map[string]bool) bool {
-		for w := range words {
-			if t.lowers[w] {
-				return true
-			}
-		}
-		return false
-	}
-	cb, cd, pb, pd := has(c, birthWords), has(c, deathWords), has(p, birthWords), has(p, deathWords)
+	cb, cd, pb, pd := mentions(c, birthWords), mentions(c, deathWords), mentions(p, birthWords), mentions(p, deathWords)
 	return cb && !cd && pd && !pb || cd && !cb && pb && !pd
 }
 

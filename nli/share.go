@@ -1,6 +1,7 @@
 package nli
 
 import (
+	"maps"
 	"regexp"
 	"strconv"
 
@@ -84,10 +85,8 @@ func shareVerdict(c, p *text) int {
 	if !ok {
 		return 0
 	}
-	for _, s := range c.content {
-		if !p.stems[s] {
-			return 0
-		}
+	if !coversAll(c, p) {
+		return 0
 	}
 	for _, m := range percentOfRe.FindAllStringSubmatch(p.raw, -1) {
 		nt := tokenize(m[2])
@@ -105,7 +104,7 @@ func shareVerdict(c, p *text) int {
 				break
 			}
 		}
-		if pat < 0 || !samePolarity(polarity(c.toks, at), polarity(p.toks, pat)) {
+		if pat < 0 || !maps.Equal(polarity(c.toks, at), polarity(p.toks, pat)) {
 			return 0
 		}
 		lo, hi := b[0], b[1]
@@ -115,18 +114,6 @@ func shareVerdict(c, p *text) int {
 		return -1
 	}
 	return 0
-}
-
-func samePolarity(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for w := range a {
-		if !b[w] {
-			return false
-		}
-	}
-	return true
 }
 
 // shareRule applies shareVerdict (see byVerdict).

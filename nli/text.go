@@ -65,6 +65,11 @@ var antonyms = func() map[string]map[string]bool {
 		{"amateur", "profession"}, {"democrat", "republican"}, {"lead", "follow"}, {"minimum", "maximum"},
 		{"bear", "die"}, {"birth", "die"},
 	}
+	return bothWays(pairs)
+}()
+
+// bothWays relates each pair's words to each other, in both directions.
+func bothWays(pairs [][2]string) map[string]map[string]bool {
 	m := map[string]map[string]bool{}
 	add := func(a, b string) {
 		if m[a] == nil {
@@ -77,7 +82,7 @@ var antonyms = func() map[string]map[string]bool {
 		add(p[1], p[0])
 	}
 	return m
-}()
+}
 
 // judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
 // does not give as antonyms: approving and rejecting, confirming and
@@ -86,22 +91,16 @@ var antonyms = func() map[string]map[string]bool {
 // (encoder.opposites); antonyms, which training reads too, is unchanged
 // so that the shipped networks are rebuilt by the same command.
 var judgeAntonyms = func() map[string]map[string]bool {
-	m := map[string]map[string]bool{}
-	for _, p := range [][2]string{
+	pairs := [][2]string{
 		{"approve", "reject"}, {"approved", "rejected"}, {"approval", "rejection"},
 		{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
 		{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
 		{"agreed", "refused"},
-	} {
-		a, b := txt.Stem(p[0]), txt.Stem(p[1])
-		for _, d := range [][2]string{{a, b}, {b, a}} {
-			if m[d[0]] == nil {
-				m[d[0]] = map[string]bool{}
-			}
-			m[d[0]][d[1]] = true
-		}
 	}
-	return m
+	for i, p := range pairs {
+		pairs[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
+	}
+	return bothWays(pairs)
 }()
 
 // converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell
@@ -111,10 +110,7 @@ var judgeAntonyms = func() map[string]map[string]bool {
 // the company"), but in the passive without an agent one says what the
 // other does ("The company was sold" against "Microsoft bought the
 // company").
-var converses = map[string]map[string]bool{
-	"buy": {"sell": true}, "sell": {"buy": true},
-	"lend": {"borrow": true}, "lent": {"borrow": true}, "borrow": {"lend": true, "lent": true},
-}
+var converses = bothWays([][2]string{{"buy", "sell"}, {"lend", "borrow"}, {"lent", "borrow"}})
 
 // passiveAuxiliaries open a passive verb: "was sold", "has been bought".
 var passiveAuxiliaries = set("was", "were", "is", "are", "be", "been", "being", "get", "got", "gets")
