@@ -211,34 +211,38 @@ func check(claim, source string, exact bool) []Finding {
 	src := analyse(source, maxSourceQuantities, exact)
 	out := make([]Finding, 0, len(cl.found))
 	srcCtx := make([][]string, len(src.found))
+	// sctx returns source quantity j's context, read once.
+	sctx := func(j int) []string {
+		if srcCtx[j] == nil {
+			srcCtx[j] = src.context(j)
+		}
+		return srcCtx[j]
+	}
 	var cands []candidate
 	for i, c := range cl.found {
 		cctx := cl.context(i)
 		// Read in the exact reading only: the noun the claim's figure
 		// counts, the end of a span the claim's date names, and a decade
 		// of a round hundred as its century.
-		chead, crole := "", noRole
+		chead, crole, lasting := "", noRole, false
 		if exact {
-			chead, crole = cl.head(i), cl.wordRole(i)
+			chead, crole, lasting = cl.head(i), cl.wordRole(i), cl.lengthOfTime(i)
 			c.q = roundFigure(centuryOf(c.q))
 		}
 		cands = cands[:0]
 		for j, s := range src.found {
-			if exact && cl.lengthOfTime(i) && src.spanRole(j) == startRole && !src.parenthesised(j) {
+			if lasting && src.spanRole(j) == startRole && !src.parenthesised(j) {
 				// A span of years is a length of time too: "lasted six
 				// years" against "from 1939 to 1945". A span in
 				// parentheses is most often a life ("Pope Innocent III
 				// (1161 – 16 July 1216) held office from 1198"), not the
 				// length the claim speaks of.
-				if srcCtx[j] == nil {
-					srcCtx[j] = src.context(j)
-				}
 				d := spanLength(s.q, src.found[j+1].q, source)
 				out := relate(c.q, d, exact)
 				if ci, si := figures(c.q, d, exact); ci.within(si) {
 					out = Agrees // a length within the span's
 				}
-				cands = append(cands, candidate{q: d, score: shared(cctx, srcCtx[j]), outcome: out})
+				cands = append(cands, candidate{q: d, score: shared(cctx, sctx(j)), outcome: out})
 			}
 			if !compatible(c.q, s.q) || exact && (!rankComparable(c.q, s.q) || !yearComparable(c.q, s.q)) {
 				continue
@@ -248,10 +252,7 @@ func check(claim, source string, exact bool) []Finding {
 				// figure: two lone ones ("if one exists") say nothing.
 				continue
 			}
-			if srcCtx[j] == nil {
-				srcCtx[j] = src.context(j)
-			}
-			k := candidate{q: s.q, score: shared(cctx, srcCtx[j]), outcome: relate(c.q, s.q, exact)}
+			k := candidate{q: s.q, score: shared(cctx, sctx(j)), outcome: relate(c.q, s.q, exact)}
 			if chead != "" && src.head(j) == chead {
 				k.score += headBonus
 				k.head = true
@@ -288,9 +289,6 @@ func check(claim, source string, exact bool) []Finding {
 				// within it agrees. (A range the source writes as one,
 				// "the 2019–20 pandemic", "the 1990s", is left to relate:
 				// it is as often a season or an era as a span of time.)
-				if srcCtx[j+1] == nil {
-					srcCtx[j+1] = src.context(j + 1)
-				}
 				// A Date's Value and High are its year, as a Year's are.
 				end := src.found[j+1].q
 				sp := Quantity{Kind: Year, Unit: "year", Value: s.q.Value, High: end.High, Bound: Between, Step: 1, Precision: YearPrecision,
@@ -299,7 +297,7 @@ func check(claim, source string, exact bool) []Finding {
 				if days(c.q).within(days(sp)) {
 					out = Agrees // a time within the span is in it
 				}
-				cands = append(cands, candidate{q: sp, score: max(k.score, shared(cctx, srcCtx[j+1])), outcome: out})
+				cands = append(cands, candidate{q: sp, score: max(k.score, shared(cctx, sctx(j+1))), outcome: out})
 			}
 		}
 		if exact && c.q.bounded() {
@@ -308,18 +306,16 @@ func check(claim, source string, exact bool) []Finding {
 		if exact && c.q.Precision == DayPrecision {
 			cands = daysOnly(cands)
 		}
-		if c.q.Lone {
-			// A lone "one" is judged only against figures of its noun.
+		if c.q.Lone || dimensionNouns[chead] && slices.ContainsFunc(cands, func(k candidate) bool { return k.head }) {
+			// A lone "one" is judged only against figures of its noun,
+			// or not at all; a figure of a dimension against the
+			// source's figures of that dimension when there are any:
+			// "25 metres deep" against "a depth of 2 metres", not "a
+			// length of 25 metres".
 			cands = slices.DeleteFunc(cands, func(k candidate) bool { return !k.head })
 			if len(cands) == 0 {
 				continue
 			}
-		}
-		if dimensionNouns[chead] && slices.ContainsFunc(cands, func(k candidate) bool { return k.head }) {
-			// A figure of a dimension is judged against the source's
-			// figures of that dimension: "25 metres deep" against "a
-			// depth of 2 metres", not "a length of 25 metres".
-			cands = slices.DeleteFunc(cands, func(k candidate) bool { return !k.head })
 		}
 		out = append(out, judge(c.q, cands))
 	}
