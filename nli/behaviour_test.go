@@ -48,6 +48,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the passage negates nothing", "The company makes cars.", "The company makes cars.", Entail},
 		{"the claim negates the passage", "The film was never released in cinemas.", "The film was released in cinemas in 1998.", Contradict},
 		{"both negate", "The film was never released in cinemas.", "The film was never released in cinemas.", Entail},
+		{"a failure denies", "The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", Contradict},
+		{"a failure and a negation deny alike", "The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", Entail},
 		{"paraphrase has", "The library has been open since 1911.", library, Entail},
 		{"paraphrase serves", "The museum serves the town.", "The town has a museum that serves its residents.", Entail},
 		{"another subject", "The Harbour Bridge opened in 1932.", bridge, Neutral},

@@ -1,6 +1,7 @@
 package nli
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -289,16 +290,29 @@ func coversAll(c, t *text) bool {
 	return len(c.content) > 0 && !slices.ContainsFunc(c.content, func(s string) bool { return !t.stems[s] })
 }
 
-// denied returns the stems a grammatical negation of t denies: the first
-// content word after it, within negScope words ("does not make cars"
-// denies make, "is not the capital" capital, "no weaver" weaver). A
-// negation of a quantifier or of "only" ("not all masks", "not only
-// cars") denies nothing: it weakens the statement, which the quantifier
-// rule reads.
+// failures are the verbs that deny the verb after their "to": "failed to
+// reduce mortality" did not reduce it. Verbs of refusal are not among
+// them: "refused to host podcasts" is no denial of "rejected offers to
+// host podcasts", which the passage says in other words.
+var failures = set("fail", "fails", "failed", "failing", "unable")
+
+// denial reports whether the i-th token of toks denies what follows: a
+// grammatical negation, or a verb of failure before "to".
+func denial(toks []token, i int) bool {
+	return grammaticalNegations[toks[i].Lower] || failures[toks[i].Lower] && i+1 < len(toks) && toks[i+1].Lower == "to"
+}
+
+// denied returns the stems a denial of t denies (a grammatical negation,
+// or a verb of failure before "to"): the first content word after it,
+// within negScope words ("does not make cars" denies make, "is not the
+// capital" capital, "no weaver" weaver, "failed to reduce mortality"
+// reduce). A negation of a quantifier or of "only" ("not all masks", "not
+// only cars") denies nothing: it weakens the statement, which the
+// quantifier rule reads.
 func denied(t *text) map[string]bool {
 	var d map[string]bool
-	for i, tk := range t.toks {
-		if !grammaticalNegations[tk.Lower] {
+	for i := range t.toks {
+		if !denial(t.toks, i) {
 			continue
 		}
 		if i+1 < len(t.toks) && (quantLevel[t.toks[i+1].Lower] > 0 || exclusives[t.toks[i+1].Lower]) {
@@ -319,8 +333,8 @@ func denied(t *text) map[string]bool {
 
 // plainNegation reports whether the passage says what the claim says with
 // a negation on one side only: the passage has every content word of the
-// claim, one side denies one of them with "not", "no" or "never" (see
-// denied) and the other side has no negation at all ("The company makes
+// claim, one side denies one of them with "not", "no", "never" or a verb
+// of failure (see denied) and the other side has no negation at all ("The company makes
 // cars." against "The company does not make cars."). The networks leave
 // such pairs near a tie (entailment 0.33, contradiction 0.60 there):
 // FEVER, where most negations are, negates claims, not passages, and its
@@ -342,6 +356,19 @@ func plainNegation(c, p *text) bool {
 		return false
 	}
 	return !(c.negs == 0 && statesWhole(c, p))
+}
+
+// sameDenial reports whether both texts deny the same word of the claim
+// once each, and the passage has every content word of the claim: "The
+// drug did not reduce mortality." against "The drug failed to reduce
+// mortality in the trial." The networks, which saw few passages that
+// negate, read the two negations as unlike (contradiction 0.52).
+func sameDenial(c, p *text) bool {
+	if c.negs != 1 || p.negs != 1 || !coversAll(c, p) {
+		return false
+	}
+	dc, dp := denied(c), denied(p)
+	return len(dc) == 1 && maps.Equal(dc, dp)
 }
 
 // statesWhole reports whether a sentence of the passage without a
@@ -377,14 +404,18 @@ func statesWhole(c, p *text) bool {
 // to the network, which has negation-scope channels and sees the whole
 // alignment (on the calibration split the rule costs balanced accuracy),
 // all but its plainest case, a claim the passage repeats with a negation on
-// one side only (plainNegation), which comes first, followed by what a
+// one side only (plainNegation), which comes first, or a claim whose one
+// denial the passage makes of the same word (sameDenial), followed by what a
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
 // things against the passage's figures of them (comparisonRule) and a
 // claim of a birth without a figure against a death (otherEndOfLife).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
-	if plainNegation(c, p) {
+	switch {
+	case plainNegation(c, p):
 		j = toContradiction(j)
+	case sameDenial(c, p):
+		j = contradictToEntail(j, negKeep)
 	}
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)

@@ -169,6 +169,10 @@ func TestPlainNegation(t *testing.T) {
 		{"The company makes cars.", "The company does not make cars.", true},
 		{"The film was never released in cinemas.", "The film was released in cinemas.", true},
 		{"The museum is open on Monday.", "No, the museum is not open on Monday.", true},
+		// A verb of failure denies the verb after its "to".
+		{"The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", true},
+		{"The company was unable to make cars.", "The company makes cars.", true},
+		{"The drug failed in the trial.", "The drug reduced mortality in the trial.", false},
 		// Both sides negate: the same statement, or the network's to judge.
 		{"The company does not make cars.", "The company does not make cars.", false},
 		{"The screening was not effective in preventing the outbreak.", "The screening did not effectively prevent the outbreak.", false},
@@ -188,6 +192,29 @@ func TestPlainNegation(t *testing.T) {
 	for _, tt := range tests {
 		if got := plainNegation(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
 			t.Errorf("plainNegation(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
+func TestSameDenial(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", true},
+		{"The film was never released in cinemas.", "The film was not released in cinemas.", true},
+		// Each denies another word.
+		{"The company does not make cars.", "No cars are made by the company.", false},
+		// One side only negates: plainNegation's.
+		{"The drug reduced mortality.", "The drug failed to reduce mortality.", false},
+		// Two negations on a side.
+		{"The drug did not reduce mortality.", "The drug never failed to reduce mortality.", false},
+		// The passage lacks a word of the claim.
+		{"The drug did not reduce mortality in children.", "The drug failed to reduce mortality.", false},
+	}
+	for _, tt := range tests {
+		if got := sameDenial(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("sameDenial(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
 		}
 	}
 }
