@@ -36,6 +36,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"direction word of another sentence with", "Global wheat yields rose 8 percent in 2023.", wheat, Entail},
 		{"direction word of another sentence against, paragraph", "Global wheat yields fell 8 percent in 2023.", harvest, Contradict},
 		{"direction word of another sentence with, paragraph", "Global wheat yields rose 8 percent in 2023.", harvest, Entail},
+		{"direction word beside figures against", "Sales declined in 2022.", "Sales increased by 12% in 2022, the company said.", Contradict},
+		{"direction word beside figures with", "Sales grew in 2022.", "Sales increased by 12% in 2022, the company said.", Entail},
 		{"antonym", "The water in the pool was cold.", "The water in the pool was hot.", Contradict},
 		{"antonym absent", "The water in the pool was hot.", "The water in the pool was hot.", Entail},
 		{"born against died", "The poet was born in 1795.", "The poet died in 1795 in Rome.", Contradict},

@@ -405,7 +405,9 @@ func statesWhole(c, p *text) bool {
 // alignment (on the calibration split the rule costs balanced accuracy),
 // all but its plainest case, a claim the passage repeats with a negation on
 // one side only (plainNegation), which comes first, or a claim whose one
-// denial the passage makes of the same word (sameDenial), followed by what a
+// denial the passage makes of the same word (sameDenial), followed by a
+// passage that says the claim's amount changed the other way
+// (changeRule), what a
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
 // things against the passage's figures of them (comparisonRule) and a
@@ -417,6 +419,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	case sameDenial(c, p):
 		j = contradictToEntail(j, negKeep)
 	}
+	j = changeRule(c, p, j)
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
 	j = comparisonRule(c, p, j)
