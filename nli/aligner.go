@@ -94,6 +94,11 @@ func (a *Aligner) init() {
 	// "Regulators approved the drug." near a tie (docs/nli-development.md,
 	// "Verdicts opposed").
 	a.enc.opposites = true
+	// The judge reads a verb of two words as the whole verb ("stepped
+	// down" as "resigned"), where the networks read "The CEO resigned."
+	// against "The CEO stepped down." as neutral (docs/nli-development.md,
+	// "Verbs of two words").
+	a.enc.phrasal = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

@@ -52,6 +52,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"both negate", "The film was never released in cinemas.", "The film was never released in cinemas.", Entail},
 		{"a failure denies", "The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", Contradict},
 		{"a failure and a negation deny alike", "The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", Entail},
+		{"a verb of two words", "The CEO resigned in 2019.", "The CEO stepped down in 2019 after a decade in charge.", Entail},
+		{"another verb of two words", "The singer was born in 2016.", "The singer passed away in 2016 at his home.", Contradict},
 		{"paraphrase has", "The library has been open since 1911.", library, Entail},
 		{"paraphrase serves", "The museum serves the town.", "The town has a museum that serves its residents.", Entail},
 		{"another subject", "The Harbour Bridge opened in 1932.", bridge, Neutral},

@@ -141,6 +141,10 @@ type encoder struct {
 	// without its agent as a synonym of its converse in the active, as
 	// the judge does; the training encoder does not (see Aligner.init).
 	opposites bool
+	// phrasal reads a verb of two words ("stepped down") as WordNet
+	// relates the whole verb ("step_down", a synonym of "resign"), as the
+	// judge does; the training encoder does not (see Aligner.init).
+	phrasal bool
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -306,6 +310,9 @@ func (e *encoder) side(t *text, limit int) side {
 	if e.opposites {
 		s.passive = each(toks, func(i int) bool { return passiveWithoutAgent(toks, i) })
 	}
+	if e.phrasal {
+		e.phrasalVerbs(toks, s.infos)
+	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
 	const marked = 1<<chNegation | 1<<chQuantSome | 1<<chQuantMost | 1<<chQuantAll | 1<<chHedge | 1<<chExclusive |
@@ -375,6 +382,25 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 				i += n - 1
 				break
 			}
+		}
+	}
+}
+
+// phrasalVerbs gives a verb directly followed by its particle the
+// WordNet analysis of the verb of two words ("stepped down": step_down,
+// which shares a sense with "resign"; "turned down": turn_down, an
+// antonym of "accept"), where the verb alone relates to neither. A verb
+// parted from its particle ("turned the offer down") is read as before.
+func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo) {
+	for i := 0; i+1 < len(toks); i++ {
+		if infos[i] == nil || toks[i].Cap && i > 0 {
+			continue
+		}
+		if _, ok := wordvec.PhrasalVerb(toks[i].Lower + "_" + toks[i+1].Lower); !ok {
+			continue
+		}
+		if info, ok := e.wn.PhrasalInfo(toks[i].Lower, toks[i+1].Lower); ok {
+			infos[i] = info
 		}
 	}
 }

@@ -35,7 +35,8 @@ const (
 )
 
 // WordNet holds the lexical relations of the Princeton WordNet 3.0
-// (wordnet-base) in compact form: for each single-word lemma its first few
+// (wordnet-base) in compact form: for each single-word lemma, and each verb
+// of two words ("step_down", see PhrasalVerb), its first few
 // senses, for each synset its hypernyms, and the antonym pairs. Immutable
 // and safe for concurrent use.
 type WordNet struct {
@@ -230,10 +231,14 @@ func (d *decoder) ids(limit int) []int32 {
 
 // Lemmas returns the WordNet lemmas a lower-case word may be an inflection
 // of, itself first when it is one.
-func (wn *WordNet) Lemmas(word string) []int32 {
+func (wn *WordNet) Lemmas(word string) []int32 { return wn.lemmasOf(word, "") }
+
+// lemmasOf returns the lemmas of word, each base form of it followed by
+// suffix.
+func (wn *WordNet) lemmasOf(word, suffix string) []int32 {
 	var out []int32
 	add := func(w string) {
-		if i, ok := wn.lemmas[w]; ok && !slices.Contains(out, i) {
+		if i, ok := wn.lemmas[w+suffix]; ok && !slices.Contains(out, i) {
 			out = append(out, i)
 		}
 	}
@@ -247,6 +252,21 @@ func (wn *WordNet) Lemmas(word string) []int32 {
 		}
 	}
 	return out
+}
+
+// PhrasalInfo analyses a verb of two words, a lower-case verb in any
+// inflection and its particle ("stepped", "down"), as Info analyses one
+// word: the verb's base forms are joined to the particle and looked up
+// ("step_down"), and the word is read as both the verb of two words and
+// the verb alone ("rents out" is still "rents"). ok is false when WordNet
+// has no such verb of two words, or the file was built before it kept
+// them.
+func (wn *WordNet) PhrasalInfo(verb, particle string) (wi *WordInfo, ok bool) {
+	two := wn.lemmasOf(verb, "_"+particle)
+	if len(two) == 0 {
+		return nil, false
+	}
+	return wn.infoOf(append(two, wn.Lemmas(verb)...)), true
 }
 
 // detachments are WordNet's morphy suffix rules for nouns, verbs and
@@ -291,8 +311,11 @@ func (wi *WordInfo) Place() bool { return wi != nil && wi.primary >= 0 }
 func (wi *WordInfo) Known() bool { return wi != nil && len(wi.lemmas) > 0 }
 
 // Info analyses a lower-case word for RelateInfo.
-func (wn *WordNet) Info(word string) *WordInfo {
-	wi := &WordInfo{lemmas: wn.Lemmas(word), primary: -1}
+func (wn *WordNet) Info(word string) *WordInfo { return wn.infoOf(wn.Lemmas(word)) }
+
+// infoOf analyses a word of the given lemmas.
+func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
+	wi := &WordInfo{lemmas: lemmas, primary: -1}
 	for _, l := range wi.lemmas {
 		for _, s := range wn.senses[l] {
 			if !slices.Contains(wi.senses, s) {

@@ -61,6 +61,23 @@ func abbreviation(lemma string) string {
 	return strings.Join(parts, "_")
 }
 
+// particles are the adverbs that make a verb of two words with the verb
+// before them ("step down", "turn down", "put off"). "In" and "on" are
+// left out: a verb before them is more often followed by a place or a
+// time ("arrived in Paris", "met on Monday") than a phrasal verb.
+var particles = map[string]bool{"down": true, "up": true, "off": true, "out": true, "away": true, "over": true,
+	"back": true, "aside": true, "apart": true}
+
+// PhrasalVerb reports whether a lemma is a verb of two words, a verb and
+// one of the particles ("step_down"), and returns the verb.
+func PhrasalVerb(lemma string) (verb string, ok bool) {
+	verb, particle, ok := strings.Cut(lemma, "_")
+	if !ok || !particles[particle] || verb == "" || strings.TrimLeft(verb, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return "", false
+	}
+	return verb, true
+}
+
 type synKey struct {
 	pos    byte
 	offset int
@@ -69,7 +86,9 @@ type synKey struct {
 // BuildWordNet reads the WordNet 3.0 database in dir (index.*, data.*,
 // *.exc, as installed by Debian's wordnet-base in /usr/share/wordnet) and
 // writes the compact relation file that [ReadWordNet] reads. Only
-// single-word lemmas that vocab knows are kept (all when vocab is nil).
+// single-word lemmas that vocab knows are kept (all when vocab is nil),
+// with the names of places of two or three words, abbreviations, and the
+// verbs of two words of [PhrasalVerb] whose verb vocab knows.
 // The output depends only on the input files.
 func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	poses := []struct {
@@ -93,6 +112,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	senses := map[string][]synKey{}
 	multi := map[string][]synKey{}
 	abbrevs := map[string][]synKey{} // "u_s" for "u.s."
+	var phrasal []string             // "step_down", kept in senses
 	for _, p := range poses {
 		err := eachLine(filepath.Join(dir, "index."+p.name), func(f []string) error {
 			if len(f) < 6 {
@@ -104,6 +124,8 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				lemma, into = a, abbrevs
 			} else if p.pos == 'n' && placeName(lemma) {
 				into = multi
+			} else if v, ok := PhrasalVerb(lemma); p.pos == 'v' && ok && keep(v) {
+				phrasal = append(phrasal, lemma)
 			} else if !keep(lemma) {
 				return nil
 			}
@@ -256,6 +278,18 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 						}
 					}
 				}
+			}
+		}
+	}
+
+	// A verb of two words takes the antonyms of the words of its
+	// commonest sense, which WordNet gives the one-word verbs only:
+	// "turn_down" (refuse, reject, decline) is an antonym of "accept".
+	for _, l := range phrasal {
+		for _, w := range wordOf(senses[l][0], 0) {
+			for _, a := range antOf[w] {
+				antSet[pair{l, a}] = true
+				antSet[pair{a, l}] = true
 			}
 		}
 	}

@@ -24,6 +24,21 @@ func TestShippedWordNet(t *testing.T) {
 		{"dog", "cat", 0},
 		{"bought", "purchased", Synonym},
 	}
+	// Verbs of two words, read through their verb's inflection.
+	for _, c := range []struct {
+		word, verb, particle string
+		want                 Rel
+	}{
+		{"resigned", "stepped", "down", Synonym},
+		{"died", "passed", "away", Synonym},
+		{"founded", "set", "up", Synonym},
+		{"accepted", "turned", "down", Antonym},
+	} {
+		info, ok := wn.PhrasalInfo(c.verb, c.particle)
+		if got := wn.RelateInfo(wn.Info(c.word), info); !ok || got&c.want == 0 {
+			t.Errorf("%q against %q %q = %05b (%t), want bit %05b", c.word, c.verb, c.particle, got, ok, c.want)
+		}
+	}
 	for _, c := range cases {
 		got := wn.Relate(c.a, c.b)
 		if c.want == 0 {

@@ -20,7 +20,9 @@ func newTrainWordnetCmd() *cobra.Command {
 		Long: `train wordnet reads the Princeton WordNet 3.0 database (Debian package
 wordnet-base, installed in /usr/share/wordnet) and writes the compact relation
 file verity ships as wordvec/wordnet.bin: for each single-word lemma the word
-vectors know, its first senses, the hypernyms of those synsets, the
+vectors know, and each verb of two words whose verb they know (step down,
+turn down: a verb and a particle, with the antonyms of the words of its
+commonest sense), its first senses, the hypernyms of those synsets, the
 antonym pairs, for places the places each lies within (part holonyms of
 locations: Liverpool in England, the United Kingdom and Europe) and the
 places adjectives are of (pertainyms: English, England), with the names of
@@ -28,8 +30,9 @@ places of two or three words or abbreviated (New York, United States, U.S.),
 and the place each word names first (American: the United States, not the
 Americas). The NLI judge reads synonyms, antonyms, hypernyms and co-hyponyms
 from it, a claim's place that holds the passage's place as its hypernym, a
-place and its adjective as synonyms, and a claim's place within the
-passage's as neither entailed nor contradicted. The same database gives the
+place and its adjective as synonyms, a claim's place within the
+passage's as neither entailed nor contradicted, and a verb followed by its
+particle ("stepped down") as the verb of two words too. The same database gives the
 same file, byte for byte.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

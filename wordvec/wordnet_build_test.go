@@ -1,0 +1,88 @@
+package wordvec
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBuildWordNetPhrasal builds a relation file from a small database in
+// WordNet's format and checks that verbs of two words are kept with their
+// senses, take the antonyms of their commonest sense's words, and are
+// found through an inflection of their verb.
+func TestBuildWordNetPhrasal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"index.verb": "accept v 1 1 ! 1 0 00000200\n" +
+			"reject v 1 1 ! 1 0 00000300\n" +
+			"resign v 1 0 1 0 00000100\n" +
+			"step v 1 0 1 0 00000400\n" +
+			"step_down v 1 0 1 0 00000100\n" +
+			"turn v 1 0 1 0 00000500\n" +
+			"turn_down v 1 0 1 0 00000300\n" +
+			"walk v 1 0 1 0 00000600\n" +
+			"take_care v 1 0 1 0 00000700\n",
+		"data.verb": "00000100 41 v 02 resign 0 step_down 0 000 | leave office\n" +
+			"00000200 31 v 01 accept 0 001 ! 00000300 v 0101 | consider right\n" +
+			"00000300 31 v 02 reject 0 turn_down 0 001 ! 00000200 v 0101 | refuse to accept\n" +
+			"00000400 38 v 01 step 0 000 | put down a foot\n" +
+			"00000500 38 v 01 turn 0 000 | change orientation\n" +
+			"00000600 38 v 01 walk 0 000 | use one's feet\n" +
+			"00000700 41 v 01 take_care 0 000 | be careful\n",
+		"verb.exc": "stepped step\n",
+	}
+	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
+		for _, f := range []string{"index." + pos, "data." + pos, pos + ".exc"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(files[f]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := BuildWordNet(&buf, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	wn, err := ReadWordNet(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		word, verb, particle string
+		want                 Rel
+		ok                   bool
+	}{
+		{"resigned", "stepped", "down", Synonym, true}, // through verb.exc
+		{"rejects", "turning", "down", Synonym, true},
+		{"accepted", "turned", "down", Antonym, true}, // reject's antonym
+		{"stepped", "stepped", "down", Synonym, true}, // still the verb alone
+		{"resigned", "walked", "down", 0, false},      // no such verb of two words
+		{"resigned", "took", "care", 0, false},        // "care" is no particle
+	}
+	for _, c := range cases {
+		info, ok := wn.PhrasalInfo(c.verb, c.particle)
+		if ok != c.ok {
+			t.Errorf("PhrasalInfo(%q, %q) ok = %t, want %t", c.verb, c.particle, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if got := wn.RelateInfo(wn.Info(c.word), info); got != c.want {
+			t.Errorf("%q against %q %q = %05b, want %05b", c.word, c.verb, c.particle, got, c.want)
+		}
+	}
+	if wn.Relate("resign", "step") != 0 {
+		t.Errorf("the verb alone took the senses of its verb of two words")
+	}
+}
+
+func TestPhrasalVerb(t *testing.T) {
+	for lemma, want := range map[string]string{"step_down": "step", "put_off": "put", "take_care": "", "new_york": "",
+		"down": "", "_down": "", "kick_the_bucket": ""} {
+		got, ok := PhrasalVerb(lemma)
+		if got != want || ok != (want != "") {
+			t.Errorf("PhrasalVerb(%q) = %q, %t; want %q", lemma, got, ok, want)
+		}
+	}
+}
