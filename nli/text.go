@@ -86,7 +86,9 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 
 // judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
 // does not give as antonyms: approving and rejecting, confirming and
-// denying or refuting, supporting and opposing, agreeing and refusing.
+// denying or refuting, supporting and opposing, agreeing and refusing,
+// a bill passed and defeated; and of the accounts' opposites, a profit
+// and a loss, a surplus and a deficit.
 // Only the judge reads them
 // (encoder.opposites); antonyms, which training reads too, is unchanged
 // so that the shipped networks are rebuilt by the same command.
@@ -96,6 +98,7 @@ var judgeAntonyms = func() map[string]map[string]bool {
 		{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
 		{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
 		{"agreed", "refused"},
+		{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
 	}
 	for i, p := range pairs {
 		pairs[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
