@@ -58,6 +58,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a failure and a negation deny alike", "The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", Entail},
 		{"a verb of two words", "The CEO resigned in 2019.", "The CEO stepped down in 2019 after a decade in charge.", Entail},
 		{"another verb of two words", "The singer was born in 2016.", "The singer passed away in 2016 at his home.", Contradict},
+		{"a passage that states the claim, then denies something else", "The United States signed the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Entail},
+		{"a passage that states the claim's other part, then denies it", "The United States ratified the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Contradict},
 		{"paraphrase has", "The library has been open since 1911.", library, Entail},
 		{"paraphrase serves", "The museum serves the town.", "The town has a museum that serves its residents.", Entail},
 		{"another subject", "The Harbour Bridge opened in 1932.", bridge, Neutral},

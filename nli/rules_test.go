@@ -219,6 +219,31 @@ func TestSameDenial(t *testing.T) {
 	}
 }
 
+func TestStatesThenDenies(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"The company makes cars.", "The company makes cars but not trucks.", true},
+		{"The United States signed the treaty.", "The United States signed the treaty in 1997 but never ratified it.", true},
+		{"The museum opened in 1990.", "The museum opened in 1990, although it was not finished until 1995.", true},
+		// A negation before the claim's words may govern them.
+		{"The company makes cars.", "It is not true that the company makes cars.", false},
+		// The negation denies a word of the claim.
+		{"The company makes cars.", "The company makes cars, but does not make them anymore.", false},
+		// A negation that denies no word ("without"), or a claim that negates.
+		{"The company makes cars.", "The company makes cars without engines.", false},
+		{"The company does not make trucks.", "The company makes cars but not trucks.", false},
+		// The passage lacks a word of the claim.
+		{"The company makes electric cars.", "The company makes cars but not trucks.", false},
+	}
+	for _, tt := range tests {
+		if got := statesThenDenies(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("statesThenDenies(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
 func TestOtherEndOfLife(t *testing.T) {
 	tests := []struct {
 		claim, passage string
