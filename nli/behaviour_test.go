@@ -74,6 +74,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"number the same", "11 workers died during the construction.", "11 workers died during the construction.", Entail},
 		{"date agrees", "The treaty was signed in March 1957.", "The treaty was signed on 25 March 1957 in Rome.", Entail},
 		{"date differs", "The treaty was signed in 1962.", "The treaty was signed on 25 March 1957 in Rome.", Contradict},
+		{"another name opening the claim", "Picasso painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", Neutral},
+		{"the passage's name opening the claim", "Leonardo painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", Entail},
 		{"another subject in the same definite role", "Sydney is the capital of Australia.", "Canberra is the capital city of Australia.", Contradict},
 		{"the subject of the definite role", "Canberra is the capital of Australia.", "Canberra is the capital city of Australia.", Entail},
 		{"another subject in the definite role, the role first", "Sydney is the capital of Australia.", "The capital of Australia is Canberra.", Contradict},

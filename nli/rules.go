@@ -425,7 +425,8 @@ func statesWhole(c, p *text) bool {
 // both name something (otherSubject), and evidence about another named
 // subject (otherNamedSubject), are neutral; and by the same-slot rule
 // (sameSlotRule): a passage that fills a slot of the claim's event with
-// another name contradicts it, as does one that gives the claim's
+// another name contradicts it; one that lacks the name opening the claim
+// but has the rest of it does not entail it (openingNameRule); as does one that gives the claim's
 // definite role to another subject (uniqueRole), last, after the subject
 // rules. applyRules also acts on a
 // passage sharing no word when only one side names something; for the
@@ -460,11 +461,15 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = toNeutral(j)
 	}
 	j = sameSlotRule(c, p, j)
+	role := uniqueRole(c, p)
+	if role == roleUnread {
+		j = openingNameRule(c, p, j)
+	}
 	j = quantifierAndModalRules(c, p, j)
 	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
 		j = toNeutral(j)
 	}
-	switch uniqueRole(c, p) {
+	switch role {
 	case roleTaken:
 		j = toContradiction(j)
 	case roleOtherTime:

@@ -51,6 +51,9 @@ type WordNet struct {
 	// firstPlace is, per lemma, the place it names first (WordInfo's
 	// primary); nil in a file written before the section was.
 	firstPlace map[int32]int32
+	// names are the lemmas WordNet writes with a capital in every kept
+	// sense; nil in a file written before the section was.
+	names map[int32]bool
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -124,6 +127,20 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	}
 	if d.err == nil && len(d.b) > 0 {
 		wn.firstPlace = d.firstPlaces(nLem, nSyn)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		wn.names = map[int32]bool{}
+		prev := 0
+		for range d.uvarint() {
+			prev += d.uvarint()
+			if prev >= nLem {
+				if d.err == nil {
+					d.err = fmt.Errorf("name out of range")
+				}
+				break
+			}
+			wn.names[int32(prev)] = true
+		}
 	}
 	if wn.firstPlace == nil {
 		wn.isPlace = map[int32]bool{}
@@ -227,6 +244,15 @@ func (d *decoder) ids(limit int) []int32 {
 		out[i] = int32(prev)
 	}
 	return out
+}
+
+// Name reports whether a lower-case word is a lemma WordNet writes with a
+// capital in every sense the file keeps: a name ("picasso", "edison"),
+// not a common word that may also be one ("apple", "china"). Inflections
+// are not read: a name is not inflected.
+func (wn *WordNet) Name(word string) bool {
+	i, ok := wn.lemmas[word]
+	return ok && wn.names[i]
 }
 
 // Lemmas returns the WordNet lemmas a lower-case word may be an inflection

@@ -151,6 +151,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	// Synsets: hypernyms, words (for antonyms), similar-to heads.
 	type synset struct {
 		words   []string
+		capital []bool // per word, written with a capital ("Picasso")
 		hyper   []synKey
 		similar []synKey
 		wholes  []synKey // part holonyms, for places only
@@ -184,11 +185,13 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 			place := p.pos == 'n' && placeLexFiles[f[1]]
 			s := &synset{place: place}
 			for i := range int(nw) {
-				word := strings.ToLower(f[4+2*i])
+				raw := f[4+2*i]
+				word := strings.ToLower(raw)
 				if k := strings.IndexByte(word, '('); k > 0 {
 					word = word[:k]
 				}
 				s.words = append(s.words, word)
+				s.capital = append(s.capital, raw[0] >= 'A' && raw[0] <= 'Z')
 			}
 			k := 4 + 2*int(nw)
 			np, err := strconv.Atoi(f[k])
@@ -520,6 +523,39 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		buf = binary.AppendUvarint(buf, uint64(f.lemma-prev))
 		buf = binary.AppendUvarint(buf, uint64(f.place))
 		prev = f.lemma
+	}
+
+	// Names: the single-word lemmas WordNet writes with a capital in
+	// every kept sense ("picasso", "edison"; not "apple", also the
+	// fruit, nor "china", also porcelain), so that a name that opens a
+	// sentence, where its capital says nothing, can still be told from
+	// a common word.
+	var names []int
+	for i, l := range lemmas {
+		if strings.Contains(l, "_") {
+			continue
+		}
+		name := len(senses[l]) > 0
+		for _, k := range senses[l] {
+			s := syns[k]
+			at := -1
+			if s != nil {
+				at = slices.Index(s.words, l)
+			}
+			if at < 0 || !s.capital[at] {
+				name = false
+				break
+			}
+		}
+		if name {
+			names = append(names, i)
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(names)))
+	prev = 0
+	for _, i := range names {
+		buf = binary.AppendUvarint(buf, uint64(i-prev))
+		prev = i
 	}
 
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)

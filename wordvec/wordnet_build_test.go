@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// TestBuildWordNetPhrasal builds a relation file from a small database in
-// WordNet's format and checks that verbs of two words are kept with their
-// senses, take the antonyms of their commonest sense's words, and are
-// found through an inflection of their verb.
-func TestBuildWordNetPhrasal(t *testing.T) {
+// TestBuildWordNetFromDatabase builds a relation file from a small
+// database in WordNet's format and checks that verbs of two words are kept
+// with their senses, take the antonyms of their commonest sense's words,
+// and are found through an inflection of their verb; and that a lemma
+// written with a capital in every sense is a name.
+func TestBuildWordNetFromDatabase(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"index.verb": "accept v 1 1 ! 1 0 00000200\n" +
@@ -31,6 +32,11 @@ func TestBuildWordNetPhrasal(t *testing.T) {
 			"00000600 38 v 01 walk 0 000 | use one's feet\n" +
 			"00000700 41 v 01 take_care 0 000 | be careful\n",
 		"verb.exc": "stepped step\n",
+		"index.noun": "apple n 2 0 2 0 00000800 00000900\n" +
+			"picasso n 1 0 1 0 00001000\n",
+		"data.noun": "00000800 13 n 01 apple 0 000 | fruit\n" +
+			"00000900 14 n 01 Apple 0 000 | a company\n" +
+			"00001000 18 n 01 Picasso 0 000 | a painter\n",
 	}
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
 		for _, f := range []string{"index." + pos, "data." + pos, pos + ".exc"} {
@@ -70,6 +76,11 @@ func TestBuildWordNetPhrasal(t *testing.T) {
 		}
 		if got := wn.RelateInfo(wn.Info(c.word), info); got != c.want {
 			t.Errorf("%q against %q %q = %05b, want %05b", c.word, c.verb, c.particle, got, c.want)
+		}
+	}
+	for word, want := range map[string]bool{"picasso": true, "apple": false, "resign": false, "unknown": false} {
+		if got := wn.Name(word); got != want {
+			t.Errorf("Name(%q) = %t, want %t", word, got, want)
 		}
 	}
 	if wn.Relate("resign", "step") != 0 {

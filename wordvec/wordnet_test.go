@@ -24,6 +24,11 @@ func TestShippedWordNet(t *testing.T) {
 		{"dog", "cat", 0},
 		{"bought", "purchased", Synonym},
 	}
+	for word, want := range map[string]bool{"picasso": true, "edison": true, "sydney": true, "apple": false, "china": false, "painter": false} {
+		if got := wn.Name(word); got != want {
+			t.Errorf("Name(%q) = %t, want %t", word, got, want)
+		}
+	}
 	// Verbs of two words, read through their verb's inflection.
 	for _, c := range []struct {
 		word, verb, particle string

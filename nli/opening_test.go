@@ -1,0 +1,34 @@
+package nli
+
+import "testing"
+
+func TestOtherOpeningName(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Picasso painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", true},
+		{"Edison invented the telephone.", "The telephone was invented by Alexander Graham Bell in 1876.", true},
+		{"Marlowe wrote Hamlet.", "Hamlet is a tragedy written by William Shakespeare around 1600.", true},
+		// The passage has the name, or a short form of it.
+		{"Leonardo painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", false},
+		{"Thomas Edison invented the phonograph.", "The phonograph was invented in 1877 by Edison.", false},
+		// A common word opens the claim ("apple" is also the fruit).
+		{"Apple acquired GitHub in 2018.", "Microsoft acquired GitHub in 2018.", false},
+		{"Exports rose in 2023.", "In 2023 exports rose in France.", false},
+		// A pronoun or a demonstrative may stand for the name, a passage
+		// cut mid-sentence may have left it out, and one that names
+		// nothing tells of no one else.
+		{"Picasso painted the portrait.", "He painted the portrait in Paris.", false},
+		{"Picasso painted the portrait.", "This artist painted the portrait in Paris.", false},
+		{"Picasso painted the portrait in Paris.", "painted the portrait in Paris in 1905.", false},
+		{"Picasso painted the portrait.", "The portrait was painted in oils.", false},
+		// The passage lacks another word of the claim.
+		{"Picasso painted the Mona Lisa in 1503.", "The Mona Lisa is a portrait by Leonardo da Vinci.", false},
+	}
+	for _, tt := range tests {
+		if got := otherOpeningName(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("otherOpeningName(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
