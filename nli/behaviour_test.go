@@ -83,6 +83,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"another subject in the definite role at another time", "Obama was the president of the United States.", "Biden is the president of the United States.", Neutral},
 		{"another subject of the same superlative", "Lagos is the largest city in Nigeria.", "Kano is the largest city in Nigeria.", Contradict},
 		{"another subject with no definite role", "Sydney is a city in Australia.", "Canberra is a city in Australia.", Neutral},
+		{"the first of another kind", "The first email was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Neutral},
+		{"the first of the same kind", "The first message was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Contradict},
 		{"completed in the year it began", "The Eiffel Tower was completed in 1887.", "Construction of the Eiffel Tower began in 1887 and finished in March 1889.", Contradict},
 		{"completed in the year it finished", "The Eiffel Tower was completed in 1889.", "Construction of the Eiffel Tower began in 1887 and finished in March 1889.", Entail},
 		{"a dimension in other words", "The tower is 324 metres tall.", "The tower stands 324 metres high.", Entail},

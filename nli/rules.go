@@ -444,8 +444,9 @@ func statesWhole(c, p *text) bool {
 // (changeRule), what a
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
-// things against the passage's figures of them (comparisonRule) and a
-// claim of a birth without a figure against a death (otherEndOfLife).
+// things against the passage's figures of them (comparisonRule), a
+// claim of a birth without a figure against a death (otherEndOfLife),
+// and the first of another kind of thing (otherFirst).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	switch {
 	case plainNegation(c, p):
@@ -459,6 +460,9 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = comparisonRule(c, p, j)
 	if otherEndOfLife(c, p) && !dated(c) {
 		j = toNeutral(j)
+	}
+	if otherFirst(c, p) {
+		j = entailToNeutral(toNeutral(j), offTopicKeep)
 	}
 	j = sameSlotRule(c, p, j)
 	role := uniqueRole(c, p)

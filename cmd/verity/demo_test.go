@@ -55,8 +55,12 @@ func TestDemoClaimsBenchmark(t *testing.T) {
 	// a start, as a conflict: the safety-net article and the bridge's
 	// opening no longer contradict the Golden Gate's start of
 	// construction (docs/nli-development.md, "The other end of
-	// something, in order").
-	floors := []int{72, 74}
+	// something, in order"). Raised to 73 and 75 when the judge stopped
+	// reading the first of another kind of thing as settling a claim's
+	// first: "The first email was sent over the ARPANET in 1971.", which
+	// no source covers, was Refuted by the first ARPANET message of 1969
+	// (docs/nli-development.md, "The first of another kind").
+	floors := []int{73, 75}
 	if len(got.Policies) != len(floors) {
 		t.Fatalf("%d policies, want %d", len(got.Policies), len(floors))
 	}
