@@ -82,6 +82,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the subject of the definite role, the role first", "Canberra is the capital of Australia.", "The capital of Australia is Canberra.", Entail},
 		{"another subject in the definite role at another time", "Obama was the president of the United States.", "Biden is the president of the United States.", Neutral},
 		{"another subject of the same superlative", "Lagos is the largest city in Nigeria.", "Kano is the largest city in Nigeria.", Contradict},
+		{"the claim's subject ranked below in a second sentence", "The Danube is the longest river in Europe.", "The Volga is the longest river in Europe. The Danube is the second longest.", Contradict},
+		{"the holder of the rank in a second sentence", "The Volga is the longest river in Europe.", "The Volga is the longest river in Europe. The Danube is the second longest.", Entail},
 		{"another subject with no definite role", "Sydney is a city in Australia.", "Canberra is a city in Australia.", Neutral},
 		{"the first of another kind", "The first email was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Neutral},
 		{"the first of the same kind", "The first message was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Contradict},

@@ -162,8 +162,23 @@ func uniqueRole(c, p *text) roleHolding {
 	if content == 0 {
 		return roleUnread
 	}
-	if allIn(cs, p.stems) || allIn(ps, c.stems) {
+	if allIn(cs, p.stems) && !rankedBelow(cs, p.toks) || allIn(ps, c.stems) {
 		return roleUnread
 	}
 	return holding
+}
+
+// rankedBelow reports whether toks give the subject a lower rank:
+// "SUBJECT is the second ..." ("The Volga is the longest river in Europe,
+// and the Danube is the second longest."). Such a passage names the
+// claim's subject only to rank it below the role's holder, and does not
+// keep the claim's subject from being another than the holder.
+func rankedBelow(subject []token, toks []token) bool {
+	last := subject[len(subject)-1].Stem
+	for i := 0; i+3 < len(toks); i++ {
+		if toks[i].Stem == last && copulas[toks[i+1].Lower] && toks[i+2].Lower == "the" && ordinalWords[toks[i+3].Lower] > 0 {
+			return true
+		}
+	}
+	return false
 }

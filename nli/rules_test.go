@@ -336,6 +336,9 @@ func TestUniqueRole(t *testing.T) {
 		{"The team is the champion of the league.", "The club is the champion of the league.", roleUnread},
 		{"Sydney is the capital of Australia.", "Canberra, not Sydney, is the capital of Australia.", roleUnread},
 		{"Sydney is the capital of Australia.", "In 1913 Canberra became the capital of Australia.", roleUnread},
+		// The passage names the claim's subject only to rank it lower.
+		{"The Danube is the longest river in Europe.", "The Volga is the longest river in Europe. The Danube is the second longest.", roleTaken},
+		{"The Danube is the longest river in Europe.", "The Volga is the longest river in Europe, and the Danube flows into the Black Sea.", roleUnread},
 		// The role first: "The capital of Australia is Canberra."
 		{"Sydney is the capital of Australia.", "The capital of Australia is Canberra.", roleTaken},
 		{"The capital of Australia is Sydney.", "Canberra is the capital of Australia.", roleTaken},
