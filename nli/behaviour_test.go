@@ -60,6 +60,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"another verb of two words", "The singer was born in 2016.", "The singer passed away in 2016 at his home.", Contradict},
 		{"a passage that states the claim, then denies something else", "The United States signed the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Entail},
 		{"a passage that states the claim's other part, then denies it", "The United States ratified the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Contradict},
+		{"still going, against an ending", "The factory is still in operation.", "The factory closed in 2015 after 80 years.", Contradict},
+		{"no longer going, with an ending", "The factory is no longer in operation.", "The factory closed in 2015 after 80 years.", Entail},
 		{"paraphrase has", "The library has been open since 1911.", library, Entail},
 		{"paraphrase serves", "The museum serves the town.", "The town has a museum that serves its residents.", Entail},
 		{"another subject", "The Harbour Bridge opened in 1932.", bridge, Neutral},

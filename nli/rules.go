@@ -441,7 +441,8 @@ func statesWhole(c, p *text) bool {
 // passage states before it denies something else (statesThenDenies),
 // followed by a
 // passage that says the claim's amount changed the other way
-// (changeRule), what a
+// (changeRule), one that says the claim's subject ended against "still"
+// or "no longer" (cessationRule), what a
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
 // things against the passage's figures of them (comparisonRule), a
@@ -455,6 +456,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = contradictToEntail(j, negKeep)
 	}
 	j = changeRule(c, p, j)
+	j = cessationRule(c, p, j)
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
 	j = comparisonRule(c, p, j)

@@ -1,0 +1,30 @@
+package nli
+
+import "testing"
+
+func TestCessation(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"The factory is still in operation.", "The factory closed in 2015 after 80 years.", -1},
+		{"The factory is no longer in operation.", "The factory closed in 2015 after 80 years.", 1},
+		{"The newspaper is not published anymore.", "The newspaper ceased publication in 1998.", 1},
+		{"The band is still together.", "The band broke up in 2010.", -1},
+		{"The company still operates in Russia.", "The company withdrew from Russia in 2022.", -1},
+		// The passage tells of a new start, denies the ending, or ends
+		// nothing.
+		{"The factory is still in operation.", "The factory closed in 2015 and reopened in 2018.", 0},
+		{"The factory is still in operation.", "The factory has not closed.", 0},
+		{"The factory is still in operation.", "The factory opened in 1935.", 0},
+		// The passage lacks the claim's subject.
+		{"The mill is still in operation.", "The factory closed in 2015.", 0},
+		// The claim tells of no going on.
+		{"The factory closed in 2015.", "The factory closed in 2015 after 80 years.", 0},
+	}
+	for _, tt := range tests {
+		if got := cessation(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("cessation(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
