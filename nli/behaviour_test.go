@@ -86,6 +86,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"another subject of the same superlative", "Lagos is the largest city in Nigeria.", "Kano is the largest city in Nigeria.", Contradict},
 		{"the claim's subject ranked below in a second sentence", "The Danube is the longest river in Europe.", "The Volga is the longest river in Europe. The Danube is the second longest.", Contradict},
 		{"the holder of the rank in a second sentence", "The Volga is the longest river in Europe.", "The Volga is the longest river in Europe. The Danube is the second longest.", Entail},
+		{"another kind of thing", "Little Dorrit is a song by Charles Dickens.", "Little Dorrit is a novel by Charles Dickens, originally published in serial form between 1855 and 1857.", Contradict},
+		{"the same kind of thing", "Little Dorrit is a novel by Charles Dickens.", "Little Dorrit is a novel by Charles Dickens, originally published in serial form between 1855 and 1857.", Entail},
 		{"another subject with no definite role", "Sydney is a city in Australia.", "Canberra is a city in Australia.", Neutral},
 		{"the first of another kind", "The first email was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Neutral},
 		{"the first of the same kind", "The first message was sent over the ARPANET in 1971.", "On 29 October 1969 a student at UCLA sent the first message over the ARPANET.", Contradict},

@@ -442,7 +442,8 @@ func statesWhole(c, p *text) bool {
 // followed by a
 // passage that says the claim's amount changed the other way
 // (changeRule), one that says the claim's subject ended against "still"
-// or "no longer" (cessationRule), what a
+// or "no longer" (cessationRule), one that says the claim's subject is
+// another kind of thing (otherKind), what a
 // passage excepts (exceptionRule), a claim's quantified share against
 // a passage's percentage (shareRule), a claim's comparison of two
 // things against the passage's figures of them (comparisonRule), a
@@ -457,6 +458,9 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	}
 	j = changeRule(c, p, j)
 	j = cessationRule(c, p, j)
+	if otherKind(c, p) {
+		j = toContradiction(j)
+	}
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
 	j = comparisonRule(c, p, j)
