@@ -1,6 +1,8 @@
 package nli
 
 import (
+	"strings"
+
 	"github.com/verity-fc/verity/sentences"
 	"github.com/verity-fc/verity/wordvec"
 )
@@ -13,8 +15,8 @@ var generalKinds = set("type", "kind", "sort", "form", "work", "place", "thing",
 
 // kindOf splits a sentence that says what kind of thing its subject is,
 // "SUBJECT is a KIND ...": the stems of the subject's content words and
-// the words after "a" or "an" up to the first function word (figures
-// skipped, at most five).
+// the words after "a" or "an" up to the first function word or
+// participle (figures skipped, at most five).
 func kindOf(t *text) (subject map[string]bool, kind []token) {
 	for i := 1; i+2 < len(t.toks); i++ {
 		if !copulas[t.toks[i].Lower] || t.toks[i+1].Lower != "a" && t.toks[i+1].Lower != "an" {
@@ -30,7 +32,7 @@ func kindOf(t *text) (subject map[string]bool, kind []token) {
 			if tk.Num {
 				continue
 			}
-			if stopwords[tk.Lower] || len(kind) == 5 {
+			if stopwords[tk.Lower] || len(kind) == 5 || participle(tk) {
 				break
 			}
 			kind = append(kind, tk)
@@ -41,6 +43,13 @@ func kindOf(t *text) (subject map[string]bool, kind []token) {
 		return subject, kind
 	}
 	return nil, nil
+}
+
+// participle reports whether a word after a kind is a participle that
+// begins what is said of it ("a film released in 2010", "a film directed
+// by"), not part of the kind.
+func participle(tk token) bool {
+	return len(tk.Lower) > 4 && strings.HasSuffix(tk.Lower, "ed")
 }
 
 // otherKind reports whether the passage says the claim's subject is

@@ -16,6 +16,8 @@ func TestOtherKind(t *testing.T) {
 		// Synonyms, or one a kind of the other, anywhere in the sentence.
 		{"Lalla Ward is a writer.", "Lalla Ward is an English actress and author.", false},
 		{"Jaws is a drama movie.", "Jaws is a 1975 drama film.", false},
+		// A participle after the kind begins what is said of it.
+		{"Easy A is a film released in 2010.", "Easy A is a 2010 American teen comedy film directed by Will Gluck.", false},
 		// Kinds too wide, names, and a passage of another subject.
 		{"The iPhone 4 is a type of tablet.", "The iPhone 4 is a tablet made by Apple.", false},
 		{"Dan Trachtenberg is a Canadian.", "Dan Trachtenberg is a filmmaker from Canada.", false},

@@ -4,6 +4,7 @@ import (
 	"unicode"
 
 	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/sentences"
 	"github.com/verity-fc/verity/wordvec"
 )
 
@@ -57,6 +58,21 @@ func passageNames(c, p *text, wn *wordvec.WordNet) bool {
 // movie was dubbed into Korean").
 var demonstratives = set("this", "these", "such")
 
+// describes reports whether a sentence of the passage opens with a
+// description the claim lacks, "The NOUN" ("The company was founded in
+// 2010", "The film got nine nominations"), which may stand for the
+// claim's name as a pronoun does.
+func describes(c, p *text) bool {
+	for _, sent := range sentences.Texts(p.raw) {
+		toks := tokenize(sent)
+		if len(toks) > 1 && (toks[0].Lower == "the" || demonstratives[toks[0].Lower]) && !toks[1].Cap &&
+			!stopwords[toks[1].Lower] && !c.stems[toks[1].Stem] {
+			return true
+		}
+	}
+	return false
+}
+
 // fragment reports whether the passage opens in the middle of a sentence,
 // with a lower-case word ("is an American rock band formed in 1997"), as
 // passages cut from a page may: its subject, perhaps the claim's name, is
@@ -72,9 +88,10 @@ func fragment(p *text) bool {
 
 // otherOpeningName reports whether the claim opens with a name the passage
 // lacks, every word of it, while the passage has every other content word
-// of the claim, names something else, and has no third-person pronoun or
-// demonstrative that may stand for the claim's name ("He painted it in
-// 1503.", "this movie"), nor opens in the middle of a sentence.
+// of the claim, names something else, and has no third-person pronoun,
+// demonstrative or description that may stand for the claim's name ("He
+// painted it in 1503.", "this movie", "The company was founded ..."),
+// nor opens in the middle of a sentence.
 func otherOpeningName(c, p *text) bool {
 	wn := wordvec.DefaultWordNet()
 	name := openingName(c, wn)
@@ -98,7 +115,7 @@ func otherOpeningName(c, p *text) bool {
 		}
 		rest++
 	}
-	if rest == 0 || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) {
+	if rest == 0 || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(c, p) {
 		return false
 	}
 	return passageNames(c, p, wn)

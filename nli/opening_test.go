@@ -22,6 +22,7 @@ func TestOtherOpeningName(t *testing.T) {
 		{"Picasso painted the portrait.", "He painted the portrait in Paris.", false},
 		{"Picasso painted the portrait.", "This artist painted the portrait in Paris.", false},
 		{"Picasso painted the portrait in Paris.", "painted the portrait in Paris in 1905.", false},
+		{"Wildfang was founded in 2010.", "The company was founded in 2010 by Emma Mcilroy and Julia Parsley.", false},
 		{"Picasso painted the portrait.", "The portrait was painted in oils.", false},
 		// The passage lacks another word of the claim.
 		{"Picasso painted the Mona Lisa in 1503.", "The Mona Lisa is a portrait by Leonardo da Vinci.", false},
