@@ -59,14 +59,14 @@ func passageNames(c, p *text, wn *wordvec.WordNet) bool {
 var demonstratives = set("this", "these", "such")
 
 // describes reports whether a sentence of the passage opens with a
-// description the claim lacks, "The NOUN" ("The company was founded in
-// 2010", "The film got nine nominations"), which may stand for the
-// claim's name as a pronoun does.
-func describes(c, p *text) bool {
+// description, "The NOUN" ("The company was founded in 2010", "The city
+// is one of the safest in Pakistan"), which may stand for the claim's
+// name as a pronoun does.
+func describes(p *text) bool {
 	for _, sent := range sentences.Texts(p.raw) {
 		toks := tokenize(sent)
 		if len(toks) > 1 && (toks[0].Lower == "the" || demonstratives[toks[0].Lower]) && !toks[1].Cap &&
-			!stopwords[toks[1].Lower] && !c.stems[toks[1].Stem] {
+			!stopwords[toks[1].Lower] {
 			return true
 		}
 	}
@@ -115,7 +115,7 @@ func otherOpeningName(c, p *text) bool {
 		}
 		rest++
 	}
-	if rest == 0 || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(c, p) {
+	if rest == 0 || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(p) {
 		return false
 	}
 	return passageNames(c, p, wn)
