@@ -1,6 +1,8 @@
 package nli
 
 import (
+	"regexp"
+	"strings"
 	"unicode"
 
 	"github.com/verity-fc/verity/evidence"
@@ -58,6 +60,23 @@ func passageNames(c, p *text, wn *wordvec.WordNet) bool {
 // movie was dubbed into Korean").
 var demonstratives = set("this", "these", "such")
 
+// acronymRe finds a word of two to six capitals.
+var acronymRe = regexp.MustCompile(`\b[A-Z]{2,6}s?\b`)
+
+// abbreviates reports whether the passage has an acronym that begins with
+// the name's first letter, which may stand for it ("Pyridostatin induces
+// checkpoint activation." against "PDS reduces proliferation ... by
+// inducing ... checkpoint activation"; a drug, a gene or a body is often
+// named so).
+func abbreviates(first token, raw string) bool {
+	for _, a := range acronymRe.FindAllString(raw, -1) {
+		if strings.EqualFold(a[:1], first.Lower[:1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // describes reports whether a sentence of the passage opens with a
 // description, "The NOUN" ("The company was founded in 2010", "The city
 // is one of the safest in Pakistan"), which may stand for the claim's
@@ -96,6 +115,9 @@ func otherOpeningName(c, p *text) bool {
 	wn := wordvec.DefaultWordNet()
 	name := openingName(c, wn)
 	if name == nil {
+		return false
+	}
+	if abbreviates(name[0], p.raw) {
 		return false
 	}
 	inName := map[string]bool{}

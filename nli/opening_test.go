@@ -24,6 +24,8 @@ func TestOtherOpeningName(t *testing.T) {
 		{"Picasso painted the portrait in Paris.", "painted the portrait in Paris in 1905.", false},
 		{"Wildfang was founded in 2010.", "The company was founded in 2010 by Emma Mcilroy and Julia Parsley.", false},
 		{"Islamabad is a city.", "The city is one of the safest in Pakistan.", false},
+		// An acronym of the name's first letter may stand for it.
+		{"Pyridostatin induces checkpoint activation.", "PDS reduces proliferation of HR-defective cells by inducing checkpoint activation.", false},
 		// A description may stand for the name even when the claim has
 		// its noun: the rule stands back.
 		{"Edison invented the telephone.", "The telephone was invented by Alexander Graham Bell in 1876.", false},
