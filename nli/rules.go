@@ -419,36 +419,42 @@ func statesWhole(c, p *text) bool {
 	return false
 }
 
-// applySeedRules adjusts a judgment of the aligning network by the
-// mandatory quantifier and modal rules of seed 000 (as in applyRules) and
-// by the subject rules: a passage that shares no word with the claim when
-// both name something (otherSubject), and evidence about another named
-// subject (otherNamedSubject), are neutral; and by the same-slot rule
-// (sameSlotRule): a passage that fills a slot of the claim's event with
-// another name contradicts it; one that lacks the name opening the claim
-// but has the rest of it does not entail it (openingNameRule); as does one that gives the claim's
-// definite role to another subject (uniqueRole), last, after the subject
-// rules. applyRules also acts on a
-// passage sharing no word when only one side names something; for the
-// network that made SNLI's contradictions neutral, whose captions name
-// nothing but carry a capital by a typo or a nationality ("A Man in a
-// blue shirt", "An Asian woman"). The negation rule of applyRules is left
-// to the network, which has negation-scope channels and sees the whole
-// alignment (on the calibration split the rule costs balanced accuracy),
-// all but its plainest case, a claim the passage repeats with a negation on
-// one side only (plainNegation), which comes first, or a claim whose one
-// denial the passage makes of the same word (sameDenial) or that the
-// passage states before it denies something else (statesThenDenies),
-// followed by a
-// passage that says the claim's amount changed the other way
-// (changeRule), one that says the claim's subject ended against "still"
-// or "no longer" (cessationRule), one that says the claim's subject is
-// another kind of thing (otherKind), what a
-// passage excepts (exceptionRule), a claim's quantified share against
-// a passage's percentage (shareRule), a claim's comparison of two
-// things against the passage's figures of them (comparisonRule), a
-// claim of a birth without a figure against a death (otherEndOfLife),
-// and the first of another kind of thing (otherFirst).
+// applySeedRules adjusts a judgment of the aligning network, in this
+// order:
+//
+//   - a claim the passage repeats with a negation on one side only
+//     (plainNegation) is contradicted; one whose one denial the passage
+//     makes of the same word (sameDenial), or that the passage states
+//     before it denies something else (statesThenDenies), is entailed.
+//     The rest of applyRules' negation rule is left to the network, which
+//     has negation-scope channels and sees the whole alignment (on the
+//     calibration split the rule costs balanced accuracy);
+//   - a passage that says the claim's amount changed the other way
+//     (changeRule), that its subject ended against "still" or "no
+//     longer" (cessationRule), or that its subject is another kind of
+//     thing (otherKind);
+//   - what a passage excepts (exceptionRule), a claim's quantified share
+//     against a passage's percentage (shareRule), a claim's comparison of
+//     two things against the passage's figures (comparisonRule);
+//   - a claim of a birth without a figure against a death
+//     (otherEndOfLife), and the first of another kind of thing
+//     (otherFirst), are neutral;
+//   - a passage that fills a slot of the claim's event with another name
+//     contradicts it (sameSlotRule); one that lacks the name opening the
+//     claim but has the rest of it does not entail it (openingNameRule),
+//     unless the definite-role rule reads the pair;
+//   - the mandatory quantifier and modal rules of seed 000 (as in
+//     applyRules);
+//   - the subject rules: a passage that shares no word with the claim
+//     when both name something (otherSubject), and evidence about another
+//     named subject (otherNamedSubject), are neutral. applyRules also acts
+//     on a passage sharing no word when only one side names something;
+//     for the network that made SNLI's contradictions neutral, whose
+//     captions name nothing but carry a capital by a typo or a
+//     nationality ("A Man in a blue shirt", "An Asian woman");
+//   - last, a passage that gives the claim's definite role to another
+//     subject contradicts it, or at another time leaves it unsettled
+//     (uniqueRole).
 func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	switch {
 	case plainNegation(c, p):
