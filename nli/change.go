@@ -67,17 +67,7 @@ func oppositeChange(c, p *text) bool {
 			verbs[tk.Stem] = true
 		}
 	}
-	rest := 0
-	for _, s := range c.content {
-		if verbs[s] {
-			continue
-		}
-		if !p.stems[s] {
-			return false
-		}
-		rest++
-	}
-	return rest > 0
+	return coversBut(c, p.stems, verbs)
 }
 
 // changeRule moves all but negKeep of the entailment of a claim whose

@@ -393,10 +393,7 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 // parted from its particle ("turned the offer down") is read as before.
 func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo) {
 	for i := 0; i+1 < len(toks); i++ {
-		if infos[i] == nil || toks[i].Cap && i > 0 {
-			continue
-		}
-		if _, ok := wordvec.PhrasalVerb(toks[i].Lower + "_" + toks[i+1].Lower); !ok {
+		if infos[i] == nil || toks[i].Cap && i > 0 || !wordvec.Particle(toks[i+1].Lower) {
 			continue
 		}
 		if info, ok := e.wn.PhrasalInfo(toks[i].Lower, toks[i+1].Lower); ok {
@@ -512,7 +509,7 @@ func (e *encoder) placeApart(a, b *side, i int) bool {
 		if !tb.Cap || !bi.Place() || tb.Stem == a.toks[i].Stem {
 			continue
 		}
-		if e.wn.RelatePlaces(ai, bi) == 0 && e.wn.RelateInfo(ai, bi)&(wordvec.Synonym|wordvec.Hypernym|wordvec.Hyponym) == 0 {
+		if e.wn.RelatePlaces(ai, bi) == 0 && e.wn.RelateInfo(ai, bi)&sameOrKind == 0 {
 			return true
 		}
 	}

@@ -10,6 +10,10 @@ import "github.com/verity-fc/verity/wordvec"
 // the networks and the reading of dates called the pair a contradiction
 // (0.79).
 
+// sameOrKind are the WordNet relations by which one word says what
+// another does or more: synonyms, or one a kind of the other.
+const sameOrKind = wordvec.Synonym | wordvec.Hypernym | wordvec.Hyponym
+
 // determiners are the words before a "first" that counts a noun ("the
 // first message", "its first link"); "was first touched" and "first
 // approached" are adverbs.
@@ -49,6 +53,5 @@ func otherFirst(c, p *text) bool {
 	if cs == "" || ps == "" || p.stems[cs] || c.stems[ps] {
 		return false
 	}
-	r := wordvec.DefaultWordNet().Relate(cl, pl)
-	return r&(wordvec.Synonym|wordvec.Hypernym|wordvec.Hyponym) == 0
+	return wordvec.DefaultWordNet().Relate(cl, pl)&sameOrKind == 0
 }

@@ -108,7 +108,7 @@ func related(w token, toks []token) bool {
 		if stopwords[tk.Lower] || tk.Num {
 			continue
 		}
-		if wn.RelateInfo(wi, wn.Info(tk.Lower))&(wordvec.Synonym|wordvec.Hypernym|wordvec.Hyponym) != 0 {
+		if wn.RelateInfo(wi, wn.Info(tk.Lower))&sameOrKind != 0 {
 			return true
 		}
 	}

@@ -127,17 +127,7 @@ func otherOpeningName(c, p *text) bool {
 		}
 		inName[tk.Stem] = true
 	}
-	rest := 0
-	for _, s := range c.content {
-		if inName[s] {
-			continue
-		}
-		if !p.stems[s] {
-			return false
-		}
-		rest++
-	}
-	if rest == 0 || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(p) {
+	if !coversBut(c, p.stems, inName) || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(p) {
 		return false
 	}
 	return passageNames(c, p, wn)

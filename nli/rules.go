@@ -286,8 +286,24 @@ func mentions(t *text, words map[string]bool) bool {
 
 // coversAll reports whether t has every content word of the claim c (and
 // c has one at least).
-func coversAll(c, t *text) bool {
-	return len(c.content) > 0 && !slices.ContainsFunc(c.content, func(s string) bool { return !t.stems[s] })
+func coversAll(c, t *text) bool { return coversBut(c, t.stems, nil) }
+
+// coversBut reports whether stems hold every content word of the claim c
+// but those of except, and c has one such word at least: the passage
+// says all the claim says but, for instance, how an amount changed
+// (oppositeChange) or who did it (otherOpeningName).
+func coversBut(c *text, stems, except map[string]bool) bool {
+	rest := 0
+	for _, s := range c.content {
+		if except[s] {
+			continue
+		}
+		if !stems[s] {
+			return false
+		}
+		rest++
+	}
+	return rest > 0
 }
 
 // failures are the verbs that deny the verb after their "to": "failed to
@@ -390,16 +406,16 @@ func statesThenDenies(c, p *text) bool {
 	for _, tk := range p.toks[:first] {
 		before[tk.Stem] = true
 	}
-	if !slices.ContainsFunc(c.content, func(s string) bool { return !before[s] }) {
-		d, denials := denied(p), 0
-		for i := range p.toks {
-			if denial(p.toks, i) {
-				denials++
-			}
-		}
-		return denials == p.negs && len(d) > 0 && !slices.ContainsFunc(c.content, func(s string) bool { return d[s] })
+	if !coversBut(c, before, nil) {
+		return false
 	}
-	return false
+	d, denials := denied(p), 0
+	for i := range p.toks {
+		if denial(p.toks, i) {
+			denials++
+		}
+	}
+	return denials == p.negs && len(d) > 0 && !slices.ContainsFunc(c.content, func(s string) bool { return d[s] })
 }
 
 // statesWhole reports whether a sentence of the passage without a

@@ -68,11 +68,14 @@ func abbreviation(lemma string) string {
 var particles = map[string]bool{"down": true, "up": true, "off": true, "out": true, "away": true, "over": true,
 	"back": true, "aside": true, "apart": true}
 
+// Particle reports whether a lower-case word is one of the particles.
+func Particle(w string) bool { return particles[w] }
+
 // PhrasalVerb reports whether a lemma is a verb of two words, a verb and
 // one of the particles ("step_down"), and returns the verb.
 func PhrasalVerb(lemma string) (verb string, ok bool) {
 	verb, particle, ok := strings.Cut(lemma, "_")
-	if !ok || !particles[particle] || verb == "" || strings.TrimLeft(verb, "abcdefghijklmnopqrstuvwxyz") != "" {
+	if !ok || !Particle(particle) || verb == "" || strings.TrimLeft(verb, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return "", false
 	}
 	return verb, true
