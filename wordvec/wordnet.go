@@ -129,18 +129,7 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 		wn.firstPlace = d.firstPlaces(nLem, nSyn)
 	}
 	if d.err == nil && len(d.b) > 0 {
-		wn.names = map[int32]bool{}
-		prev := 0
-		for range d.uvarint() {
-			prev += d.uvarint()
-			if prev >= nLem {
-				if d.err == nil {
-					d.err = fmt.Errorf("name out of range")
-				}
-				break
-			}
-			wn.names[int32(prev)] = true
-		}
+		wn.names = d.lemmaSet(nLem)
 	}
 	if wn.firstPlace == nil {
 		wn.isPlace = map[int32]bool{}
@@ -187,42 +176,55 @@ func (d *decoder) bytes(n int) []byte {
 
 func (d *decoder) str() string { return string(d.bytes(d.uvarint())) }
 
-// synsetIDs reads a count and that many entries, each a synset id below
-// limit (delta-coded) and its list of ids.
-func (d *decoder) synsetIDs(limit int) map[int32][]int32 {
-	out := map[int32][]int32{}
+// eachID reads a count and that many ids below limit, delta-coded, and
+// calls f with each, in order; an id out of range, or an error f sets,
+// stops it, and the error names what the ids are.
+func (d *decoder) eachID(limit int, what string, f func(id int32)) {
 	n := d.uvarint()
 	prev := 0
 	for range n {
 		prev += d.uvarint()
 		if prev >= limit {
 			if d.err == nil {
-				d.err = fmt.Errorf("synset out of range")
+				d.err = fmt.Errorf("%s out of range", what)
 			}
-			break
+			return
 		}
-		out[int32(prev)] = d.ids(limit)
+		if f(int32(prev)); d.err != nil {
+			return
+		}
 	}
+}
+
+// synsetIDs reads, for delta-coded synset ids below limit, a list of ids
+// each (the places each lies within, the places an adjective is of).
+func (d *decoder) synsetIDs(limit int) map[int32][]int32 {
+	out := map[int32][]int32{}
+	d.eachID(limit, "synset", func(id int32) { out[id] = d.ids(limit) })
 	return out
 }
 
-// firstPlaces reads a count and that many entries, each a lemma id below
-// lemmas (delta-coded) and a synset id below synsets.
+// firstPlaces reads, for delta-coded lemma ids, the synset of the place
+// each names first.
 func (d *decoder) firstPlaces(lemmas, synsets int) map[int32]int32 {
 	out := map[int32]int32{}
-	n := d.uvarint()
-	prev := 0
-	for range n {
-		prev += d.uvarint()
+	d.eachID(lemmas, "first place", func(id int32) {
 		s := d.uvarint()
-		if prev >= lemmas || s >= synsets {
+		if s >= synsets {
 			if d.err == nil {
 				d.err = fmt.Errorf("first place out of range")
 			}
-			break
+			return
 		}
-		out[int32(prev)] = int32(s)
-	}
+		out[id] = int32(s)
+	})
+	return out
+}
+
+// lemmaSet reads delta-coded lemma ids below lemmas as a set (the names).
+func (d *decoder) lemmaSet(lemmas int) map[int32]bool {
+	out := map[int32]bool{}
+	d.eachID(lemmas, "name", func(id int32) { out[id] = true })
 	return out
 }
 
