@@ -24,14 +24,18 @@ import (
 // openingName returns the name that opens the claim: its first word and
 // the capitalised words after it, when the first word is a name by
 // WordNet (written with a capital in every sense it keeps: "Picasso",
-// "Edison") or unknown to it ("Microsoft", "GitHub"); nil otherwise
-// ("Exports rose", "Apple acquired", where "apple" is also the fruit).
+// "Edison"), unknown to it ("Microsoft", "GitHub") or a common word that
+// reads as a name (bareName: "Apple acquired", where "apple" is also the
+// fruit); nil otherwise ("Exports rose", "Two men", "Kids pose").
 func openingName(c *text, wn *wordvec.WordNet) []token {
 	if len(c.toks) < 2 {
 		return nil
 	}
 	first := c.toks[0]
-	if first.Num || stopwords[first.Lower] || len(first.Lower) < 3 || !wn.Name(first.Lower) && wn.Info(first.Lower).Known() {
+	if first.Num || stopwords[first.Lower] || len(first.Lower) < 3 || numberWords[first.Lower] != "" {
+		return nil
+	}
+	if !wn.Name(first.Lower) && wn.Info(first.Lower).Known() && !bareName(c.toks) {
 		return nil
 	}
 	end := 1
@@ -39,6 +43,14 @@ func openingName(c *text, wn *wordvec.WordNet) []token {
 		end++
 	}
 	return c.toks[:end]
+}
+
+// bareName reports whether a claim opening with a common word reads as a
+// name: one word, singular, with no determiner, before a verb that is no
+// participle ("Apple acquired GitHub", not "Kids pose", "Man racing").
+func bareName(toks []token) bool {
+	first, next := toks[0], toks[1]
+	return !strings.HasSuffix(first.Lower, "s") && !next.Cap && !next.Num && !strings.HasSuffix(next.Lower, "ing")
 }
 
 // passageNames reports whether the passage names something the claim does

@@ -13,9 +13,16 @@ func TestOtherOpeningName(t *testing.T) {
 		// The passage has the name, or a short form of it.
 		{"Leonardo painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", false},
 		{"Thomas Edison invented the phonograph.", "The phonograph was invented in 1877 by Edison.", false},
-		// A common word opens the claim ("apple" is also the fruit).
-		{"Apple acquired GitHub in 2018.", "Microsoft acquired GitHub in 2018.", false},
+		// A common word with no determiner, one of a kind, before a
+		// verb, reads as a name ("apple" is also the fruit).
+		{"Apple acquired GitHub in 2018.", "Microsoft acquired GitHub in 2018.", true},
+		{"Google acquired GitHub.", "Microsoft acquired GitHub in 2018 for $7.5 billion.", true},
+		// Not a plural, a participle after it, a number word or a word
+		// the passage has.
 		{"Exports rose in 2023.", "In 2023 exports rose in France.", false},
+		{"Kids pose for a camera.", "Several African American children posing for the camera.", false},
+		{"Man racing on a track.", "A motorcyclist in black racing on a track.", false},
+		{"Two men hold hands.", "A man joins hands with another guy.", false},
 		// A pronoun or a demonstrative may stand for the name, a passage
 		// cut mid-sentence may have left it out, and one that names
 		// nothing tells of no one else.
