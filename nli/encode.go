@@ -137,13 +137,17 @@ type encoder struct {
 	// training encoder does not (see Aligner.init).
 	dims bool
 	// opposites relates the verbs of verdict of judgeAntonyms as
-	// antonyms too, and a converse verb (converses) in the passive
-	// without its agent as a synonym of its converse in the active, as
-	// the judge does; the training encoder does not (see Aligner.init).
+	// antonyms too, and WordNet's synonyms of the word opposed
+	// (verdictOpposed: "approved" against "declined"), and a converse
+	// verb (converses) in the passive without its agent as a synonym of
+	// its converse in the active, as the judge does; the training
+	// encoder does not (see Aligner.init).
 	opposites bool
 	// phrasal reads a verb of two words ("stepped down") as WordNet
-	// relates the whole verb ("step_down", a synonym of "resign"), as the
-	// judge does; the training encoder does not (see Aligner.init).
+	// relates the whole verb ("step_down", a synonym of "resign"), and
+	// writes it as the other side's one-word synonym of it (samePhrasal),
+	// as the judge does; the training encoder does not (see
+	// Aligner.init).
 	phrasal bool
 }
 
@@ -239,6 +243,9 @@ type side struct {
 	// passive marks, under opposites, the verbs in the passive without an
 	// agent (passiveWithoutAgent), read before function words go.
 	passive []bool
+	// syns are, under phrasal, the one-word synonyms of each verb of two
+	// words (phrasalVerbs); nil when the text has none.
+	syns [][]string
 }
 
 func (e *encoder) side(t *text, limit int) side {
@@ -311,7 +318,7 @@ func (e *encoder) side(t *text, limit int) side {
 		s.passive = each(toks, func(i int) bool { return passiveWithoutAgent(toks, i) })
 	}
 	if e.phrasal {
-		e.phrasalVerbs(toks, s.infos)
+		s.syns = e.phrasalVerbs(toks, s.infos, s.chans)
 	}
 	// Function words go, unless they carry a channel of their own
 	// (negation, quantifier, modal, direction, pronoun, "only", time).
@@ -324,8 +331,20 @@ func (e *encoder) side(t *text, limit int) side {
 		}
 	}
 	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
-	s.locs, s.dims, s.passive = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept)
+	s.locs, s.dims, s.passive, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept), keepAt(s.syns, kept)
 	return s
+}
+
+// drop removes the k-th token.
+func (s *side) drop(k int) {
+	kept := make([]int, 0, len(s.toks)-1)
+	for i := range s.toks {
+		if i != k {
+			kept = append(kept, i)
+		}
+	}
+	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
+	s.locs, s.dims, s.passive, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept), keepAt(s.syns, kept)
 }
 
 // each returns f of each token's index.
@@ -386,20 +405,101 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 	}
 }
 
+// verdictOpposed reports whether a word of verdict is opposed to a
+// synonym of what judgeAntonyms opposes to it: "approved" against
+// "turned down", which WordNet reads as "reject" (a verb of two words,
+// encoder.phrasal).
+func (e *encoder) verdictOpposed(t token, other *wordvec.WordInfo) bool {
+	if judgeAntonyms[t.Stem] == nil {
+		return false
+	}
+	for i, p := range judgeAntonymStems {
+		for k, stem := range p {
+			if stem == t.Stem && e.wn.RelateInfo(e.wn.Info(judgeAntonymWords[i][1-k]), other)&wordvec.Synonym != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // phrasalVerbs gives a verb directly followed by its particle the
 // WordNet analysis of the verb of two words ("stepped down": step_down,
 // which shares a sense with "resign"; "turned down": turn_down, an
-// antonym of "accept"), where the verb alone relates to neither. A verb
-// parted from its particle ("turned the offer down") is read as before.
-func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo) {
+// antonym of "accept"), where the verb alone relates to neither, and
+// keeps a verb the stop list has ("called off", "made up"). A verb parted
+// from its particle ("turned the offer down") is read as before. It
+// returns the one-word verbs of each such verb's senses
+// (wordvec.PhrasalSynonyms), which samePhrasal reads.
+func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo, chans []uint16) [][]string {
+	var syns [][]string
 	for i := 0; i+1 < len(toks); i++ {
-		if infos[i] == nil || toks[i].Cap && i > 0 || !wordvec.Particle(toks[i+1].Lower) {
+		if toks[i].Num || toks[i].Cap && i > 0 || !wordvec.Particle(toks[i+1].Lower) {
 			continue
 		}
 		if info, ok := e.wn.PhrasalInfo(toks[i].Lower, toks[i+1].Lower); ok {
 			infos[i] = info
+			chans[i] &^= 1 << chStop
+			if syns == nil {
+				syns = make([][]string, len(toks))
+			}
+			syns[i] = e.wn.PhrasalSynonyms(toks[i].Lower, toks[i+1].Lower)
 		}
 	}
+	return syns
+}
+
+// samePhrasal writes a verb of two words as the other side's one-word
+// synonym of it (not the verb itself: "sat down" against "sat"), or as
+// the synonym that judgeAntonyms opposes to the other side's word, and
+// drops its particle: "The council rejected the proposal." against "The
+// council turned down the proposal." reaches the networks as "rejected"
+// on both sides, where they read the vector of "turned" and an unaligned
+// "down" as a contradiction (0.51), and "approved" against it as
+// "approved" against "rejected".
+func (e *encoder) samePhrasal(a, b *side) {
+	for _, pair := range [2][2]*side{{a, b}, {b, a}} {
+		s, other := pair[0], pair[1]
+		for i := len(s.syns) - 1; i >= 0; i-- {
+			if w := phrasalAs(s.syns[i], s.toks[i], other.toks); w != "" {
+				s.toks[i].Lower, s.toks[i].Stem = w, txt.Stem(w)
+				if i+1 < len(s.toks) && wordvec.Particle(s.toks[i+1].Lower) {
+					s.drop(i + 1)
+				}
+			}
+		}
+	}
+}
+
+// phrasalAs returns the word samePhrasal writes a verb of two words as,
+// given its one-word synonyms and the other side's tokens; "" for none.
+func phrasalAs(syns []string, verb token, other []token) string {
+	if len(syns) == 0 {
+		return ""
+	}
+	has := func(stem string) bool {
+		return slices.ContainsFunc(syns, func(w string) bool { return txt.Stem(w) == stem })
+	}
+	for _, tk := range other {
+		if tk.Stem != verb.Stem && has(tk.Stem) {
+			return tk.Lower
+		}
+	}
+	// The opposite as judgeAntonymWords writes it beside the other
+	// side's word as written ("approved": "rejected"), else beside its
+	// stem ("approves": "reject").
+	for _, exact := range []bool{true, false} {
+		for _, tk := range other {
+			for i, p := range judgeAntonymWords {
+				for k, w := range p {
+					if (exact && w == tk.Lower || !exact && judgeAntonymStems[i][k] == tk.Stem) && has(judgeAntonymStems[i][1-k]) {
+						return p[1-k]
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // placed folds RelatePlaces' answer p into the relations r of a claim
@@ -572,6 +672,9 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 	if e.dims {
 		e.sameDimensions(&a, &b)
 	}
+	if e.phrasal {
+		e.samePhrasal(&a, &b)
+	}
 	in := &align.Input{A: make([]align.Token, len(a.toks)), B: make([]align.Token, len(b.toks))}
 	for i, tk := range a.toks {
 		in.A[i] = e.token(tk, a.chans[i])
@@ -635,7 +738,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					// "The company was sold" says what "Microsoft
 					// bought the company" says.
 					set(relSynonym)
-				} else if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && judgeAntonyms[ta.Stem][tb.Stem] {
+				} else if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i])) {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {
 						set(relSynonym)
 					} else {

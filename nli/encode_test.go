@@ -459,3 +459,39 @@ func TestRanks(t *testing.T) {
 		}
 	}
 }
+
+// TestSamePhrasal checks that a verb of two words reaches the networks as
+// the other side's one-word synonym of it, without its particle, or as
+// the synonym a verb of verdict on the other side is opposed to.
+func TestSamePhrasal(t *testing.T) {
+	e := newEncoder(false, EncoderOptions{})
+	e.phrasal = true
+	words := func(s side) string {
+		var out []string
+		for _, tk := range s.toks {
+			out = append(out, tk.Lower)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct{ claim, passage, wantClaim, wantPassage string }{
+		{"The council rejected the proposal.", "The council turned down the proposal.", "council rejected proposal", "council rejected proposal"},
+		{"The council turned down the proposal.", "The council rejected the proposal.", "council rejected proposal", "council rejected proposal"},
+		{"The council approved the proposal.", "The council turned down the proposal.", "council approved proposal", "council rejected proposal"},
+		{"The concert was cancelled.", "The concert was called off.", "concert cancelled", "concert cancelled"},
+		// Nothing on the other side to read it as: the verb of two words
+		// stays, its verb kept even when the stop list has it.
+		{"The council met.", "The council turned down the proposal.", "council met", "council turned down proposal"},
+		{"The concert was held.", "The concert was called off.", "concert held", "concert called off"},
+		// The same verb on both sides is left as it is.
+		{"A man sitting down.", "A man sitting down in a room.", "man sitting down", "man sitting down room"},
+	} {
+		a, b := e.side(analyse(c.claim), maxClaimTokens), e.side(analyse(c.passage), maxPassageTokens)
+		e.samePhrasal(&a, &b)
+		if got := words(a); got != c.wantClaim {
+			t.Errorf("%q against %q: claim %q, want %q", c.claim, c.passage, got, c.wantClaim)
+		}
+		if got := words(b); got != c.wantPassage {
+			t.Errorf("%q against %q: passage %q, want %q", c.claim, c.passage, got, c.wantPassage)
+		}
+	}
+}

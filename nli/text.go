@@ -92,19 +92,25 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 // Only the judge reads them
 // (encoder.opposites); antonyms, which training reads too, is unchanged
 // so that the shipped networks are rebuilt by the same command.
-var judgeAntonyms = func() map[string]map[string]bool {
-	pairs := [][2]string{
-		{"approve", "reject"}, {"approved", "rejected"}, {"approval", "rejection"},
-		{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
-		{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
-		{"agreed", "refused"},
-		{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
+var judgeAntonyms = bothWays(judgeAntonymStems)
+
+// judgeAntonymStems are judgeAntonymWords' stems, pair by pair.
+var judgeAntonymStems = func() [][2]string {
+	out := make([][2]string, len(judgeAntonymWords))
+	for i, p := range judgeAntonymWords {
+		out[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
 	}
-	for i, p := range pairs {
-		pairs[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
-	}
-	return bothWays(pairs)
+	return out
 }()
+
+// judgeAntonymWords are judgeAntonyms' pairs as written.
+var judgeAntonymWords = [][2]string{
+	{"approve", "reject"}, {"approved", "rejected"}, {"approval", "rejection"},
+	{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
+	{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
+	{"agreed", "refused"},
+	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
+}
 
 // converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell
 // one event from its two sides:

@@ -54,6 +54,9 @@ type WordNet struct {
 	// names are the lemmas WordNet writes with a capital in every kept
 	// sense; nil in a file written before the section was.
 	names map[int32]bool
+	// oneWord is, per synset, the one-word lemmas that have it among
+	// their senses (PhrasalSynonyms); built on first use.
+	oneWord func() map[int32][]string
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -143,6 +146,7 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	if d.err != nil {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
 	}
+	wn.oneWord = sync.OnceValue(wn.oneWordBySynset)
 	return wn, nil
 }
 
@@ -257,6 +261,13 @@ func (wn *WordNet) Name(word string) bool {
 	return ok && wn.names[i]
 }
 
+// IsLemma reports whether a lower-case word is a WordNet lemma as written
+// ("reject", not "rejected").
+func (wn *WordNet) IsLemma(word string) bool {
+	_, ok := wn.lemmas[word]
+	return ok
+}
+
 // Lemmas returns the WordNet lemmas a lower-case word may be an inflection
 // of, itself first when it is one.
 func (wn *WordNet) Lemmas(word string) []int32 { return wn.lemmasOf(word, "") }
@@ -295,6 +306,54 @@ func (wn *WordNet) PhrasalInfo(verb, particle string) (wi *WordInfo, ok bool) {
 		return nil, false
 	}
 	return wn.infoOf(append(two, wn.Lemmas(verb)...)), true
+}
+
+// PhrasalSynonyms returns the one-word verbs that share the most kept
+// senses with a verb of two words, in alphabetical order ("turned",
+// "down": "decline", "disdain", "refuse", "reject", "scorn", each in one
+// of turn_down's senses; "went", "up": "rise", in two); nil when WordNet
+// has no such verb of two words or no one-word verb shares a sense. The
+// file keeps a lemma's senses by id, not by frequency, so the commonest
+// sense cannot be preferred.
+func (wn *WordNet) PhrasalSynonyms(verb, particle string) []string {
+	two := wn.lemmasOf(verb, "_"+particle)
+	if len(two) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	most := 0
+	for _, s := range wn.senses[two[0]] {
+		for _, w := range wn.oneWord()[s] {
+			count[w]++
+			most = max(most, count[w])
+		}
+	}
+	var words []string
+	for w, n := range count {
+		if n == most {
+			words = append(words, w)
+		}
+	}
+	slices.Sort(words)
+	return words
+}
+
+// oneWordBySynset indexes, for PhrasalSynonyms, the one-word lemmas that
+// have each synset among their senses.
+func (wn *WordNet) oneWordBySynset() map[int32][]string {
+	out := map[int32][]string{}
+	for w, l := range wn.lemmas {
+		if strings.ContainsAny(w, "_ -.") {
+			continue
+		}
+		for _, s := range wn.senses[l] {
+			out[s] = append(out[s], w)
+		}
+	}
+	for _, ws := range out {
+		slices.Sort(ws)
+	}
+	return out
 }
 
 // detachments are WordNet's morphy suffix rules for nouns, verbs and

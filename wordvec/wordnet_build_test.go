@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -85,6 +86,23 @@ func TestBuildWordNetFromDatabase(t *testing.T) {
 	}
 	if wn.Relate("resign", "step") != 0 {
 		t.Errorf("the verb alone took the senses of its verb of two words")
+	}
+	for _, c := range []struct {
+		verb, particle string
+		want           []string
+	}{
+		{"stepped", "down", []string{"resign"}},
+		{"turns", "down", []string{"reject"}},
+		{"walked", "down", nil},
+	} {
+		if got := wn.PhrasalSynonyms(c.verb, c.particle); !slices.Equal(got, c.want) {
+			t.Errorf("PhrasalSynonyms(%q, %q) = %q, want %q", c.verb, c.particle, got, c.want)
+		}
+	}
+	for word, want := range map[string]bool{"reject": true, "rejected": false, "step_down": true} {
+		if got := wn.IsLemma(word); got != want {
+			t.Errorf("IsLemma(%q) = %t, want %t", word, got, want)
+		}
 	}
 }
 

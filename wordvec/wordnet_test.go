@@ -44,6 +44,12 @@ func TestShippedWordNet(t *testing.T) {
 			t.Errorf("%q against %q %q = %05b (%t), want bit %05b", c.word, c.verb, c.particle, got, ok, c.want)
 		}
 	}
+	// The one-word verbs that a verb of two words shares a sense with.
+	for _, c := range [][3]string{{"turned", "down", "reject"}, {"called", "off", "cancel"}, {"put", "off", "postpone"}, {"stepped", "down", "resign"}} {
+		if got := wn.PhrasalSynonyms(c[0], c[1]); !slices.Contains(got, c[2]) {
+			t.Errorf("PhrasalSynonyms(%q, %q) = %q, want %q among them", c[0], c[1], got, c[2])
+		}
+	}
 	for _, c := range cases {
 		got := wn.Relate(c.a, c.b)
 		if c.want == 0 {
