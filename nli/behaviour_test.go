@@ -56,6 +56,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"both negate", "The film was never released in cinemas.", "The film was never released in cinemas.", Entail},
 		{"a failure denies", "The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", Contradict},
 		{"a failure and a negation deny alike", "The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", Entail},
+		{"a refusal denies", "The mayor resigned.", "The mayor refused to resign despite the scandal.", Contradict},
+		{"a refusal and a negation deny alike", "The mayor did not resign.", "The mayor refused to resign despite the scandal.", Entail},
 		{"a verb of two words", "The CEO resigned in 2019.", "The CEO stepped down in 2019 after a decade in charge.", Entail},
 		{"another verb of two words", "The singer was born in 2016.", "The singer passed away in 2016 at his home.", Contradict},
 		{"a verb of two words for the claim's verb", "The council rejected the proposal.", "The council turned down the proposal on Monday.", Entail},

@@ -307,15 +307,36 @@ func coversBut(c *text, stems, except map[string]bool) bool {
 }
 
 // failures are the verbs that deny the verb after their "to": "failed to
-// reduce mortality" did not reduce it. Verbs of refusal are not among
-// them: "refused to host podcasts" is no denial of "rejected offers to
-// host podcasts", which the passage says in other words.
-var failures = set("fail", "fails", "failed", "failing", "unable")
+// reduce mortality" did not reduce it, "refused to resign" did not
+// resign. A refusal is read so only against a text with no word of
+// refusal or rejection (see refusedOnly): "refused to host podcasts" is
+// no denial of "rejected offers to host podcasts", which says it in
+// other words.
+var failures = set("fail", "fails", "failed", "failing", "unable", "refused")
+
+// rejections are the stems of words of refusal or rejection.
+var rejections = set("refus", "reject", "declin", "deni", "turn")
 
 // denial reports whether the i-th token of toks denies what follows: a
 // grammatical negation, or a verb of failure before "to".
 func denial(toks []token, i int) bool {
 	return grammaticalNegations[toks[i].Lower] || failures[toks[i].Lower] && i+1 < len(toks) && toks[i+1].Lower == "to"
+}
+
+// refusedOnly reports whether t's only denial is a refusal ("refused to
+// resign") and the other text has a word of refusal or rejection, which
+// may say the refusal in other words.
+func refusedOnly(t, other *text) bool {
+	refusal := false
+	for i, tk := range t.toks {
+		if denial(t.toks, i) {
+			if tk.Lower != "refused" {
+				return false
+			}
+			refusal = true
+		}
+	}
+	return refusal && slices.ContainsFunc(other.toks, func(tk token) bool { return rejections[tk.Stem] })
 }
 
 // denied returns the stems a denial of t denies (a grammatical negation,
@@ -361,9 +382,9 @@ func denied(t *text) map[string]bool {
 func plainNegation(c, p *text) bool {
 	var d map[string]bool
 	switch {
-	case c.negs == 0 && p.negs > 0:
+	case c.negs == 0 && p.negs > 0 && !refusedOnly(p, c):
 		d = denied(p)
-	case p.negs == 0 && c.negs > 0:
+	case p.negs == 0 && c.negs > 0 && !refusedOnly(c, p):
 		d = denied(c)
 	default:
 		return false

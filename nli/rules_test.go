@@ -173,11 +173,16 @@ func TestPlainNegation(t *testing.T) {
 		{"The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", true},
 		{"The company was unable to make cars.", "The company makes cars.", true},
 		{"The drug failed in the trial.", "The drug reduced mortality in the trial.", false},
+		// A refusal denies the verb after its "to" when the other side
+		// has no word of refusal or rejection.
+		{"The mayor resigned.", "The mayor refused to resign despite the scandal.", true},
 		// Both sides negate: the same statement, or the network's to judge.
 		{"The company does not make cars.", "The company does not make cars.", false},
 		{"The screening was not effective in preventing the outbreak.", "The screening did not effectively prevent the outbreak.", false},
-		// A verb of lack or refusal is no plain negation.
+		// A verb of lack is no plain negation, nor a refusal beside a
+		// rejection.
 		{"He has refused to host any podcasts.", "He rejected many offers to host podcasts.", false},
+		{"The board turned down the bid.", "The board refused to back the bid.", false},
 		{"The founder lacked early support.", "Although lacking early support, the founder went on.", false},
 		// The passage lacks a content word of the claim.
 		{"The company makes electric cars.", "The company does not make cars.", false},
@@ -203,6 +208,7 @@ func TestSameDenial(t *testing.T) {
 	}{
 		{"The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", true},
 		{"The film was never released in cinemas.", "The film was not released in cinemas.", true},
+		{"The mayor did not resign.", "The mayor refused to resign despite the scandal.", true},
 		// Each denies another word.
 		{"The company does not make cars.", "No cars are made by the company.", false},
 		// One side only negates: plainNegation's.
