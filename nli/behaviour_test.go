@@ -56,6 +56,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"both negate", "The film was never released in cinemas.", "The film was never released in cinemas.", Entail},
 		{"a failure denies", "The drug reduced mortality.", "The drug failed to reduce mortality in the trial.", Contradict},
 		{"a failure and a negation deny alike", "The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", Entail},
+		{"the one defeated lost", "Brazil lost the final.", "Germany defeated Brazil 2-1 in the final.", Entail},
+		{"the one defeated did not win", "Brazil won the final.", "Brazil was defeated by Germany in the final.", Contradict},
 		{"a refusal denies", "The mayor resigned.", "The mayor refused to resign despite the scandal.", Contradict},
 		{"a refusal and a negation deny alike", "The mayor did not resign.", "The mayor refused to resign despite the scandal.", Entail},
 		{"a verb of two words", "The CEO resigned in 2019.", "The CEO stepped down in 2019 after a decade in charge.", Entail},

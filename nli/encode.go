@@ -240,9 +240,9 @@ type side struct {
 	// dims are, under dims, the dimension each word measures
 	// (measuredDimension).
 	dims []string
-	// passive marks, under opposites, the verbs in the passive without an
-	// agent (passiveWithoutAgent), read before function words go.
-	passive []bool
+	// voice is, under opposites, each verb's voice (voiceOf), read
+	// before function words go.
+	voice []uint8
 	// syns are, under phrasal, the one-word synonyms of each verb of two
 	// words (phrasalVerbs); nil when the text has none.
 	syns [][]string
@@ -315,7 +315,7 @@ func (e *encoder) side(t *text, limit int) side {
 		s.dims = each(toks, func(i int) string { return measuredDimension(toks, i) })
 	}
 	if e.opposites {
-		s.passive = each(toks, func(i int) bool { return passiveWithoutAgent(toks, i) })
+		s.voice = each(toks, func(i int) uint8 { return voiceOf(toks, i) })
 	}
 	if e.phrasal {
 		s.syns = e.phrasalVerbs(toks, s.infos, s.chans)
@@ -331,7 +331,7 @@ func (e *encoder) side(t *text, limit int) side {
 		}
 	}
 	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
-	s.locs, s.dims, s.passive, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept), keepAt(s.syns, kept)
+	s.locs, s.dims, s.voice, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.voice, kept), keepAt(s.syns, kept)
 	return s
 }
 
@@ -344,7 +344,7 @@ func (s *side) drop(k int) {
 		}
 	}
 	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
-	s.locs, s.dims, s.passive, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.passive, kept), keepAt(s.syns, kept)
+	s.locs, s.dims, s.voice, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.voice, kept), keepAt(s.syns, kept)
 }
 
 // each returns f of each token's index.
@@ -734,11 +734,27 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
 				}
-				if e.opposites && converses[ta.Stem][tb.Stem] && a.passive[i] != b.passive[j] {
+				v := -1
+				if e.opposites {
+					// "Brazil lost the final." against "Brazil was
+					// defeated by Germany."
+					v = victory(a.toks, i, a.voice[i], b.toks, j, b.voice[j])
+				}
+				opposed := false
+				switch {
+				case v == relSynonym:
+					set(relSynonym)
+				case v == relAntonym:
+					opposed = true
+				case e.opposites && converses[ta.Stem][tb.Stem] && (a.voice[i] == passiveNoAgent) != (b.voice[j] == passiveNoAgent):
 					// "The company was sold" says what "Microsoft
 					// bought the company" says.
 					set(relSynonym)
-				} else if r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] || e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i])) {
+				default:
+					opposed = r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] ||
+						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]))
+				}
+				if opposed {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {
 						set(relSynonym)
 					} else {

@@ -110,9 +110,10 @@ func TestJudgeReadsPlaces(t *testing.T) {
 }
 
 // TestJudgeReadsVerdictAntonyms: the judge's encoder relates the verbs of
-// verdict of judgeAntonyms as antonyms, and a converse verb in the passive
-// without its agent as no antonym of its converse; the training encoder
-// does neither, and both relate the antonyms they share.
+// verdict of judgeAntonyms as antonyms, a converse verb in the passive
+// without its agent as no antonym of its converse, and winning or losing
+// against defeating by who defeated whom; the training encoder does
+// none of these, and both relate the antonyms they share.
 func TestJudgeReadsVerdictAntonyms(t *testing.T) {
 	a := loadAligner(t)
 	judge := a.enc
@@ -133,6 +134,15 @@ func TestJudgeReadsVerdictAntonyms(t *testing.T) {
 		{"Microsoft bought the company.", "The company was sold to Microsoft.", "bought", "sold", false, true},
 		{"Microsoft sold the company.", "Microsoft bought the company.", "sold", "bought", true, true},
 		{"The company was sold by Microsoft.", "Microsoft bought the company.", "sold", "bought", true, true},
+		// The one who defeats wins; the one defeated loses (victory).
+		{"Germany lost the final.", "Germany defeated Brazil in the final.", "lost", "defeated", true, false},
+		{"Brazil won the final.", "Germany defeated Brazil in the final.", "won", "defeated", true, true},
+		{"Brazil won the final.", "Brazil was defeated by Germany.", "won", "defeated", true, true},
+		{"Germany won the final.", "Germany defeated Brazil in the final.", "won", "defeated", false, true},
+		{"Brazil lost the final.", "Germany defeated Brazil in the final.", "lost", "defeated", false, false},
+		{"Germany won the final.", "Germany beat Brazil in the final.", "won", "beat", false, false},
+		// Another subject altogether: not read.
+		{"Spain lost the final.", "Germany defeated Brazil in the final.", "lost", "defeated", false, false},
 	} {
 		for i, e := range []*encoder{judge, training} {
 			want := [2]bool{tt.judged, tt.trained}[i]

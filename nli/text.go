@@ -124,18 +124,62 @@ var converses = bothWays([][2]string{{"buy", "sell"}, {"lend", "borrow"}, {"lent
 // passiveAuxiliaries open a passive verb: "was sold", "has been bought".
 var passiveAuxiliaries = set("was", "were", "is", "are", "be", "been", "being", "get", "got", "gets")
 
-// passiveWithoutAgent reports whether toks[i] is a verb in the passive
-// ("was sold") with no agent ("by Microsoft") in the three words after it.
-func passiveWithoutAgent(toks []token, i int) bool {
+// The voices of a verb (voiceOf).
+const (
+	active = iota
+	passiveNoAgent
+	passiveAgent
+)
+
+// voiceOf tells the voice of toks[i]: passive after an auxiliary ("was
+// sold"), with an agent when "by" follows within three words.
+func voiceOf(toks []token, i int) uint8 {
 	if i == 0 || !passiveAuxiliaries[toks[i-1].Lower] {
-		return false
+		return active
 	}
 	for _, tk := range toks[i+1 : min(len(toks), i+4)] {
 		if tk.Lower == "by" {
-			return false
+			return passiveAgent
 		}
 	}
-	return true
+	return passiveNoAgent
+}
+
+// Stems of winning, losing and defeating (victory).
+var (
+	wins    = set("win", "won")
+	losses  = set("lose", "lost")
+	defeats = set("defeat", "beat", "beaten")
+)
+
+// victory relates a verb of winning or losing to a verb of defeating
+// that has the same subject, or has it as its object: "Germany defeated
+// Brazil" says that Germany won and Brazil lost, "Brazil was defeated (by
+// Germany)" that Brazil lost. toks are the two sides' tokens as the
+// networks read them (function words gone), the verbs at i and j, their
+// voices va and vb. It returns the relation bit, relSynonym or
+// relAntonym, or -1 when the words are no such pair or their subjects
+// cannot be told to be one.
+func victory(a []token, i int, va uint8, b []token, j int, vb uint8) int {
+	if defeats[a[i].Stem] {
+		a, i, b, j, vb = b, j, a, i, va
+	}
+	if !defeats[b[j].Stem] || !wins[a[i].Stem] && !losses[a[i].Stem] || i == 0 {
+		return -1
+	}
+	subject := a[i-1].Stem
+	won := vb == active
+	switch {
+	case j > 0 && b[j-1].Stem == subject:
+	case j+1 < len(b) && b[j+1].Stem == subject:
+		won = !won // the one defeated, or the one who defeated
+	default:
+		return -1
+	}
+	if wins[a[i].Stem] == won {
+		return relSynonym
+	}
+	return relAntonym
 }
 
 // numberWords spell small numbers and scales.
