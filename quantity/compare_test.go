@@ -203,6 +203,9 @@ func TestCompareExact(t *testing.T) {
 		{"two terms against one", "The president served two terms.", "He served one term.", unsettled, bad("two", "one")},
 		{"one of them", "One of the workers died.", "Two workers died.", unsettled, unsettled},
 		{"two lone ones", "I do not know if one exists.", "Nobody knows if one exists.", unsettled, unsettled},
+		// After "number", "one" is the figure it is.
+		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", unsettled, bad("one", "three")},
+		{"number one against number one", "The song reached number one in the UK.", "The single peaked at number one on the UK Singles Chart.", unsettled, ok},
 		// Taking effect is a start, not the passing of a law.
 		{"took effect in the year it passed", "The new law took effect in 2023.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, bad("2023", "1 January 2025")},
 		{"took effect in the year it took effect", "The new law will take effect in 2025.", "The law, passed in 2023, takes effect on 1 January 2025.", ok, ok},

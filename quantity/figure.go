@@ -188,13 +188,14 @@ func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
 	// A lone "one" or "zero" is too often not a count ("one of the"). The
 	// exact reading takes a lone "one" as Lone, which it compares only
 	// with a figure of the noun after it ("served one term" against
-	// "serving two terms").
+	// "serving two terms"), but after "number" as the figure it is
+	// ("reached number one" against "peaked at number three").
 	lone := false
 	if (w == "one" || w == "zero") && f.next == i+1 && !pt.unitted {
 		if !s.exact || w != "one" {
 			return Quantity{}, i + 1, false
 		}
-		lone = true
+		lone = !s.isWord(i-1, "number")
 	}
 	bound, start, strict := s.hedgeBefore(i)
 	if pt.bound != Exact && bound == Exact {
