@@ -467,7 +467,8 @@ func statesWhole(c, p *text) bool {
 //     has negation-scope channels and sees the whole alignment (on the
 //     calibration split the rule costs balanced accuracy);
 //   - a passage that says the claim's amount changed the other way
-//     (changeRule), that its subject ended against "still" or "no
+//     (changeRule), or by another factor than the claim's "doubled" or
+//     "halved" (multipleRule), that its subject ended against "still" or "no
 //     longer" (cessationRule), or that its subject is another kind of
 //     thing (otherKind);
 //   - what a passage excepts (exceptionRule), a claim's quantified share
@@ -500,6 +501,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = contradictToEntail(j, negKeep)
 	}
 	j = changeRule(c, p, j)
+	j = multipleRule(c, p, j)
 	j = cessationRule(c, p, j)
 	if otherKind(c, p) {
 		j = toContradiction(j)

@@ -147,6 +147,11 @@ func (s *scanner) rangeAfter(first part, currency string, start int) (q Quantity
 	if second.skip || second.ordinal || second.decade || second.century {
 		return q, 0, 0, false, resume
 	}
+	if s.exact && !joined && s.isWord(start-1, "in") && yearPart(first) && !yearPart(second) {
+		// "grew from 12,000 in 2000 to 15,500 in 2020": the year of the
+		// first figure, not a span from it to the second.
+		return q, 0, 0, false, 0
+	}
 	lo, hi := first.value, second.value
 	unit, kind := second.unit, second.kind
 	step := math.Min(first.step, second.step)
@@ -184,4 +189,10 @@ func (s *scanner) rangeAfter(first part, currency string, start int) (q Quantity
 		q.Precision = YearPrecision
 	}
 	return q, start, end, true, 0
+}
+
+// yearPart reports whether a part is written as a year: four plain digits
+// from 1000 to 2100.
+func yearPart(p part) bool {
+	return p.plain && p.digits == 4 && !p.scaled && !p.unitted && p.v >= 1000 && p.v <= 2100
 }

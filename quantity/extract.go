@@ -23,6 +23,20 @@ func Extract(text string) []Quantity {
 	return out
 }
 
+// ExtractExact returns the quantities of text as [CheckExact] reads them:
+// among other differences, a year after "in" is no end of a span ("12,000
+// in 2000 to 6,100 in 2020" has the figures 12,000 and 6,100 and two
+// years, where Extract reads "2000 to 6,100" as a range), and a lone
+// "one" counts the noun after it ([Quantity.Lone]).
+func ExtractExact(text string) []Quantity {
+	a := analyse(text, maxSourceQuantities, true)
+	out := make([]Quantity, len(a.found))
+	for i, f := range a.found {
+		out[i] = f.q
+	}
+	return out
+}
+
 // HasQuantity reports whether text contains at least one quantity that
 // Extract would return. It stops at the first one.
 func HasQuantity(text string) bool {

@@ -1,6 +1,7 @@
 package quantity
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,31 @@ func TestExtract(t *testing.T) {
 				t.Errorf("HasQuantity(%q) = %v, want %v", tt.in, has, len(want) > 0)
 			}
 		})
+	}
+}
+
+// TestExtractExact: the exact reading takes a year after "in" for the
+// year of the figure before it, not the start of a span to the next
+// figure, which Extract reads as a range.
+func TestExtractExact(t *testing.T) {
+	texts := func(qs []Quantity) []string {
+		var out []string
+		for _, q := range qs {
+			out = append(out, q.Text)
+		}
+		return out
+	}
+	const s = "The population grew from 12,000 in 2000 to 15,500 in 2020."
+	if got, want := texts(ExtractExact(s)), []string{"12,000", "2000", "15,500", "2020"}; !slices.Equal(got, want) {
+		t.Errorf("ExtractExact(%q) = %q, want %q", s, got, want)
+	}
+	if got, want := texts(Extract(s)), []string{"12,000", "2000 to 15,500", "2020"}; !slices.Equal(got, want) {
+		t.Errorf("Extract(%q) = %q, want %q", s, got, want)
+	}
+	// Two years and a span of years stay what they were.
+	for _, s := range []string{"The war lasted from 1939 to 1945.", "Prices rose in 2019 to 2020."} {
+		if got, want := texts(ExtractExact(s)), texts(Extract(s)); !slices.Equal(got, want) {
+			t.Errorf("ExtractExact(%q) = %q, want %q as Extract", s, got, want)
+		}
 	}
 }
