@@ -203,6 +203,13 @@ func TestCompareExact(t *testing.T) {
 		{"two terms against one", "The president served two terms.", "He served one term.", unsettled, bad("two", "one")},
 		{"one of them", "One of the workers died.", "Two workers died.", unsettled, unsettled},
 		{"two lone ones", "I do not know if one exists.", "Nobody knows if one exists.", unsettled, unsettled},
+		// A vague amount, in the exact reading: a range of the noun.
+		{"hundreds against thousands", "Hundreds of people died in the earthquake.", "The earthquake killed at least 2,300 people.", unsettled, bad("Hundreds of", "at least 2,300 people")},
+		{"thousands against more than 50,000", "Thousands of people attended the concert.", "More than 50,000 people attended the concert.", unsettled, ok},
+		{"a handful against 50,000", "A handful of people attended the concert.", "More than 50,000 people attended the concert.", unsettled, bad("A handful of", "More than 50,000 people")},
+		{"tens of thousands against 80,000", "Tens of thousands of people marched.", "Police said 80,000 people marched.", unsettled, ok},
+		{"hundreds of thousands against 80,000", "Hundreds of thousands of people marched.", "Police said 80,000 people marched.", unsettled, bad("Hundreds of thousands of", "80,000 people")},
+		{"millions against 9.6 million", "The museum attracts millions of visitors.", "The museum welcomed 9.6 million visitors in 2019.", unsettled, ok},
 		// After "number", "one" is the figure it is.
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", unsettled, bad("one", "three")},
 		{"number one against number one", "The song reached number one in the UK.", "The single peaked at number one on the UK Singles Chart.", unsettled, ok},

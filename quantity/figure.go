@@ -161,6 +161,11 @@ func (s *scanner) spelled(p int) (figure, bool) {
 // with its unit, or a spelled fraction of a whole ("half of", "two-thirds
 // of", "a quarter of") as a percentage.
 func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
+	if s.exact {
+		if q, next, ok := s.vagueAmount(i); ok {
+			return q, next, true
+		}
+	}
 	_, isOne := foldLookup(ones, s.toks[i].Text)
 	_, isTen := foldLookup(tens, s.toks[i].Text)
 	if !isOne && !isTen && !s.isWord(i, "a", "an", "half") {
@@ -240,4 +245,51 @@ func (s *scanner) fraction(i int) (float64, int, bool) {
 		return 0, 0, false // "a thirds", "two third"
 	}
 	return num * d, j + 1, true
+}
+
+// vagueScales are the plural scale words of a vague amount ("hundreds of
+// people") and the amounts they allow: from twice the scale ("thousands"
+// are at least 2,000) to below the scale a thousand times larger, as
+// people use them ("thousands of people" may be 50,000).
+var vagueScales = map[string][2]float64{
+	"dozens": {24, 200}, "hundreds": {200, 1000}, "thousands": {2000, 1e6},
+	"millions": {2e6, 1e9}, "billions": {2e9, 1e12},
+}
+
+// vagueAmount reads, in the exact reading, a vague amount that opens at
+// toks[i]: "hundreds of", "thousands of", "millions of" (vagueScales),
+// "tens of thousands of" and "hundreds of millions of" (from twice the
+// first scale times the second to twenty times it: 20,000 to 200,000),
+// and "a handful of" (2 to 10), as a range (Between) of the noun after
+// "of" ("thousands of people" against "more than 50,000 people").
+func (s *scanner) vagueAmount(i int) (Quantity, int, bool) {
+	w := s.lower(i)
+	var lo, hi float64
+	var k int // the index of the last "of"
+	switch {
+	case w == "a" && s.isWord(i+1, "handful") && s.isWord(i+2, "of"):
+		lo, hi, k = 2, 10, i+2
+	case w == "tens" || vagueScales[w] != [2]float64{}:
+		first := map[string]float64{"tens": 10, "dozens": 12, "hundreds": 100}[w]
+		if b, ok := vagueScales[s.lower(i+2)]; ok && first > 0 && s.isWord(i+1, "of") && s.isWord(i+3, "of") {
+			// "tens of thousands": 20,000 to 200,000.
+			scale := b[0] / 2
+			lo, hi, k = 2*first*scale, 20*first*scale, i+3
+			break
+		}
+		b, ok := vagueScales[w]
+		if !ok || !s.isWord(i+1, "of") {
+			return Quantity{}, i + 1, false
+		}
+		lo, hi, k = b[0], b[1], i+1
+	default:
+		return Quantity{}, i + 1, false
+	}
+	// k is at "of"; the unit is read from the noun after it.
+	pt := s.after(figure{v: lo, step: lo, isInt: true, words: true, next: k + 1}, "")
+	if pt.skip || pt.unitted && pt.kind != Number {
+		return Quantity{}, i + 1, false
+	}
+	q := Quantity{Value: lo, High: hi, Step: lo, Unit: pt.unit, Kind: Number, Bound: Between, Approx: true}
+	return s.finish(q, i, k+1), k + 1, true
 }

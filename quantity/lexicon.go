@@ -258,7 +258,8 @@ var eras = map[string]float64{"bc": -1, "bce": -1, "ad": 1, "ce": 1}
 // startWords are the lower-cased words a quantity can start with: months,
 // currency prefixes and codes, spelled numbers, "a", "an" and "half".
 var startWords = func() map[string]bool {
-	m := map[string]bool{"a": true, "an": true, "half": true}
+	m := map[string]bool{"a": true, "an": true, "half": true, "tens": true, "dozens": true, "hundreds": true,
+		"thousands": true, "millions": true, "billions": true}
 	for w := range months {
 		m[w] = true
 	}
