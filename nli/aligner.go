@@ -99,6 +99,12 @@ func (a *Aligner) init() {
 	// against "The CEO stepped down." as neutral (docs/nli-development.md,
 	// "Verbs of two words").
 	a.enc.phrasal = true
+	// The judge reads a word and one made from it by a suffix
+	// ("bankrupt", "bankruptcy") as the same word, where the networks
+	// read "The company went bankrupt." against "The company filed for
+	// bankruptcy." as a contradiction (docs/nli-development.md, "Words
+	// made from words").
+	a.enc.derived = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

@@ -157,6 +157,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a factor the figures deny", "The company's revenue tripled in 2021.", "Revenue rose from $2 billion in 2020 to $4.1 billion in 2021.", Contradict},
 		{"a vague amount too small", "Hundreds of people died in the earthquake.", "The earthquake killed at least 2,300 people.", Contradict},
 		{"a vague amount that fits", "Thousands of people died in the earthquake.", "The earthquake killed at least 2,300 people.", Entail},
+		{"a word made from the claim's", "The company went bankrupt.", "The company filed for bankruptcy in 2009.", Entail},
+		{"a word made from the claim's, denied", "The company never went bankrupt.", "The company filed for bankruptcy in 2009.", Contradict},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

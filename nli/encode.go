@@ -149,6 +149,11 @@ type encoder struct {
 	// as the judge does; the training encoder does not (see
 	// Aligner.init).
 	phrasal bool
+	// derived reads a word whose stem opens another's, of at least
+	// minDerivedStem letters ("bankrupt", "bankruptcy"), as that word's
+	// stem (relStem), as the judge does; the training encoder does not
+	// (see Aligner.init).
+	derived bool
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -449,6 +454,21 @@ func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo, chans []
 	return syns
 }
 
+// minDerivedStem is the shortest stem derivedFrom reads as opening
+// another word: "bankrupt" opens "bankruptci", but "port" does not open
+// "portabl".
+const minDerivedStem = 6
+
+// derivedFrom reports whether one stem opens the other and has at least
+// minDerivedStem letters: a word and one made from it by a suffix
+// ("bankrupt" and "bankruptcy", "pollute" and "pollutant").
+func derivedFrom(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) >= minDerivedStem && len(b) > len(a) && strings.HasPrefix(b, a)
+}
+
 // samePhrasal writes a verb of two words as the other side's one-word
 // synonym of it (not the verb itself: "sat down" against "sat"), or as
 // the synonym that judgeAntonyms opposes to the other side's word, and
@@ -705,7 +725,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 			switch {
 			case ta.Lower == tb.Lower:
 				set(relSame)
-			case ta.Stem == tb.Stem:
+			case ta.Stem == tb.Stem, e.derived && derivedFrom(ta.Stem, tb.Stem):
 				set(relStem)
 			}
 			na, nb := !math.IsNaN(a.vals[i]), !math.IsNaN(b.vals[j])

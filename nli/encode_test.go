@@ -505,3 +505,28 @@ func TestSamePhrasal(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeReadsDerivedWords: the judge's encoder reads a word made from
+// another by a suffix as its stem; the training encoder does not, and
+// short stems open nothing.
+func TestJudgeReadsDerivedWords(t *testing.T) {
+	a := loadAligner(t)
+	judge := a.enc
+	training := NewEncoder(a.EncoderOptions).e
+	for _, tt := range []struct {
+		claim, passage, a, b string
+		judged               bool
+	}{
+		{"The company went bankrupt.", "The company filed for bankruptcy in 2009.", "bankrupt", "bankruptcy", true},
+		{"A person is playing the guitar.", "A blond guitarist performs.", "guitar", "guitarist", true},
+		{"The ship left the port.", "The radio is portable.", "port", "portable", false},
+	} {
+		for i, e := range []*encoder{judge, training} {
+			want := tt.judged && i == 0
+			bits, _ := encoderRelBits(e, tt.claim, tt.passage, tt.a, tt.b)
+			if got := bits&(1<<relStem) != 0; got != want {
+				t.Errorf("%s: %q | %q: %s~%s stem %t, want %t", encoderNames[i], tt.claim, tt.passage, tt.a, tt.b, got, want)
+			}
+		}
+	}
+}
