@@ -61,7 +61,7 @@ func comparisonVerdict(c, p *text) int {
 	sq, ok1 := figureAfter(qs, si, oi)
 	oq, ok2 := figureAfter(qs, oi, si)
 	if !ok1 || !ok2 {
-		return 0
+		return superlativeVerdict(p.raw, strings.ToLower(m[2]), si, oi)
 	}
 	sv, su := sq.Base()
 	ov, ou := oq.Base()
@@ -74,6 +74,54 @@ func comparisonVerdict(c, p *text) int {
 		return 1
 	}
 	return -1
+}
+
+// comparativeOpposites pair the comparatives of one dimension that go
+// opposite ways.
+var comparativeOpposites = bothWays([][2]string{{"longer", "shorter"}, {"taller", "shorter"}, {"higher", "lower"},
+	{"larger", "smaller"}, {"bigger", "smaller"}, {"heavier", "lighter"}, {"deeper", "shallower"},
+	{"wider", "narrower"}, {"older", "younger"}, {"faster", "slower"}, {"richer", "poorer"}})
+
+// superlativeOf gives a comparative's superlative: "larger" largest,
+// "bigger" biggest, "heavier" heaviest.
+func superlativeOf(comparative string) string {
+	return strings.TrimSuffix(comparative, "er") + "est"
+}
+
+// superlativeVerdict reads a claim's comparison against a passage that
+// gives one of the two things a superlative of the dimension ("Canada is
+// larger than Russia." against "Russia is the largest country in the
+// world, followed by Canada."): the holder of the claim's superlative
+// ("largest") has more than the other, the holder of its opposite
+// ("smallest") less. si and oi are the byte offsets just after the
+// claim's subject's and object's mentions in the passage. It returns +1,
+// -1, or 0 when neither mention is directly followed by "is the" (or
+// "was the", ", the") and such a superlative ("the second largest" is a
+// rank, left to the rank reading).
+func superlativeVerdict(passage, comparative string, si, oi int) int {
+	holds := func(at int, sup string) bool {
+		re := regexp.MustCompile(`(?i)^\s*(?:,|is|was|are|were|remains|remained)?\s*(?:still\s+)?the\s+` + sup + `\b`)
+		return re.MatchString(passage[at:min(len(passage), at+40)])
+	}
+	own := superlativeOf(comparative)
+	var opposite []string
+	for o := range comparativeOpposites[comparative] {
+		opposite = append(opposite, superlativeOf(o))
+	}
+	for _, side := range []struct {
+		at   int
+		sign int
+	}{{si, 1}, {oi, -1}} {
+		if holds(side.at, own) {
+			return side.sign
+		}
+		for _, sup := range opposite {
+			if holds(side.at, sup) {
+				return -side.sign
+			}
+		}
+	}
+	return 0
 }
 
 // lastContent returns the last content word of a noun phrase, lower-case:

@@ -13,6 +13,13 @@ func TestComparisonVerdict(t *testing.T) {
 		{"The Danube is much longer than the river.", rivers, 1},
 		{"The Nile is longer than the Amazon.", "The Nile (6,650 km) and the Amazon (6,400 km) are the two longest rivers.", 1},
 		{"The Amazon is longer than the Nile.", "The Nile (6,650 km) and the Amazon (6,400 km) are the two longest rivers.", -1},
+		// A superlative held by one of the two things, or its opposite.
+		{"Russia is larger than Canada.", "Russia is the largest country in the world, followed by Canada.", 1},
+		{"Canada is larger than Russia.", "Russia is the largest country in the world, followed by Canada.", -1},
+		{"Canada is smaller than Russia.", "Russia is the largest country in the world, followed by Canada.", 1},
+		{"Mercury is larger than Mars.", "Mercury, the smallest planet in the Solar System, is closer to the Sun than Mars.", -1},
+		// A rank is no superlative's holder.
+		{"Canada is larger than Russia.", "Canada is the second largest country in the world, after Russia.", 0},
 		// Counts of one noun and of none compare.
 		{"Lyon is larger than Paris.", "Paris has 2.1 million residents and Lyon 0.5 million.", -1},
 		// Figures in other units, one figure, no comparison, a negation.
