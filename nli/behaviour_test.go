@@ -161,6 +161,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a word made from the claim's, denied", "The company never went bankrupt.", "The company filed for bankruptcy in 2009.", Contradict},
 		{"the holder of the superlative is larger", "Russia is larger than Canada.", "Russia is the largest country in the world, followed by Canada.", Entail},
 		{"the other is not larger", "Canada is larger than Russia.", "Russia is the largest country in the world, followed by Canada.", Contradict},
+		{"a link denied", "Coffee consumption causes cancer.", "A large review found no link between moderate coffee consumption and cancer.", Contradict},
+		{"a link asserted", "Coffee consumption is linked to cancer.", "Several studies have linked heavy coffee consumption to cancer.", Entail},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

@@ -468,7 +468,9 @@ func statesWhole(c, p *text) bool {
 //     calibration split the rule costs balanced accuracy);
 //   - a passage that says the claim's amount changed the other way
 //     (changeRule), or by another factor than the claim's "doubled" or
-//     "halved" (multipleRule), that its subject ended against "still" or "no
+//     "halved" (multipleRule), that there is no link between the things
+//     the claim says one causes in the other (noLinkRule), that its
+//     subject ended against "still" or "no
 //     longer" (cessationRule), or that its subject is another kind of
 //     thing (otherKind);
 //   - what a passage excepts (exceptionRule), a claim's quantified share
@@ -502,6 +504,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	}
 	j = changeRule(c, p, j)
 	j = multipleRule(c, p, j)
+	j = noLinkRule(c, p, j)
 	j = cessationRule(c, p, j)
 	if otherKind(c, p) {
 		j = toContradiction(j)

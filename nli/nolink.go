@@ -1,0 +1,74 @@
+package nli
+
+import (
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/sentences"
+)
+
+// The no-link rule: "Coffee consumption causes cancer." against "A large
+// review found no link between moderate coffee consumption and cancer."
+// The networks see every word of the claim but its verb in the passage,
+// and "no" denies "link", a word the claim lacks, so neither they
+// (entailment 0.52 there) nor the plain-negation rule read the passage as
+// the denial of a cause that it is. A health claim and its debunking are
+// the commonest pair of this shape.
+
+// causalWords are the words of a claim that say one thing causes or goes
+// with another.
+var causalWords = set("cause", "causes", "caused", "causing", "lead", "leads", "led", "linked", "link", "links",
+	"associated", "trigger", "triggers", "triggered", "produce", "produces", "increase", "increases", "raise",
+	"raises", "result", "results", "resulted")
+
+// linkNouns are what a passage denies when it denies that one thing
+// causes or goes with another ("no link between", "no evidence that").
+var linkNouns = set("link", "links", "association", "associations", "connection", "connections", "correlation",
+	"relationship", "evidence", "causal", "effect")
+
+// deniesLink reports whether the passage denies a link that the claim
+// asserts: the claim, not negated, has a causal word, and a sentence of
+// the passage has "no" before a link noun within three words ("no link",
+// "no significant association", "no evidence that") followed, in that
+// sentence, by every content word of the claim but its causal words and
+// the words of time. What comes before the denial may be something else
+// ("Smoking causes cancer; there is no evidence that vaping does.").
+func deniesLink(c, p *text) bool {
+	if c.negs > 0 || !mentions(c, causalWords) || !p.lowers["no"] {
+		return false
+	}
+	except := map[string]bool{}
+	for _, tk := range c.toks {
+		if causalWords[tk.Lower] || timeWords[tk.Lower] {
+			except[tk.Stem] = true
+		}
+	}
+	for _, sent := range sentences.Texts(p.raw) {
+		toks := tokenize(sent)
+		for i, tk := range toks {
+			if tk.Lower != "no" {
+				continue
+			}
+			for k := i + 1; k < min(len(toks), i+4); k++ {
+				if !linkNouns[toks[k].Lower] {
+					continue
+				}
+				after := map[string]bool{}
+				for _, w := range toks[k+1:] {
+					after[w.Stem] = true
+				}
+				if coversBut(c, after, except) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// noLinkRule moves all but negKeep of the entailment of a claim whose link
+// the passage denies to contradiction.
+func noLinkRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	if deniesLink(c, p) {
+		return toContradiction(j)
+	}
+	return j
+}

@@ -1,0 +1,27 @@
+package nli
+
+import "testing"
+
+func TestDeniesLink(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Coffee consumption causes cancer.", "A large review found no link between moderate coffee consumption and cancer.", true},
+		{"Vaccines cause autism.", "There is no evidence that vaccines cause autism.", true},
+		{"Vaccines are linked to autism.", "Numerous studies have found no significant association between vaccines and autism.", true},
+		// The denial is of something else, after the claim's words.
+		{"Smoking causes cancer.", "Smoking causes cancer; there is no evidence that vaping does.", false},
+		// The passage lacks a word of the claim after its denial.
+		{"Coffee causes heart disease.", "There is no link between coffee and cancer.", false},
+		// No causal word in the claim, a negated claim, no denial.
+		{"Coffee contains caffeine.", "There is no evidence that coffee contains caffeine.", false},
+		{"Vaccines do not cause autism.", "There is no evidence that vaccines cause autism.", false},
+		{"Coffee consumption is linked to cancer.", "Several studies have linked heavy coffee consumption to cancer.", false},
+	}
+	for _, tt := range tests {
+		if got := deniesLink(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("deniesLink(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
