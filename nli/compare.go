@@ -96,8 +96,9 @@ func superlativeOf(comparative string) string {
 // ("smallest") less. si and oi are the byte offsets just after the
 // claim's subject's and object's mentions in the passage. It returns +1,
 // -1, or 0 when neither mention is directly followed by "is the" (or
-// "was the", ", the") and such a superlative ("the second largest" is a
-// rank, left to the rank reading).
+// "was the", ", the") and such a superlative. "The second largest" is a
+// rank: its holder has less than the other when the passage names the
+// other after "after" or "behind" ("the second largest, after Russia").
 func superlativeVerdict(passage, comparative string, si, oi int) int {
 	holds := func(at int, sup string) bool {
 		re := regexp.MustCompile(`(?i)^\s*(?:,|is|was|are|were|remains|remained)?\s*(?:still\s+)?the\s+` + sup + `\b`)
@@ -109,9 +110,9 @@ func superlativeVerdict(passage, comparative string, si, oi int) int {
 		opposite = append(opposite, superlativeOf(o))
 	}
 	for _, side := range []struct {
-		at   int
-		sign int
-	}{{si, 1}, {oi, -1}} {
+		at, other int
+		sign      int
+	}{{si, oi, 1}, {oi, si, -1}} {
 		if holds(side.at, own) {
 			return side.sign
 		}
@@ -120,9 +121,19 @@ func superlativeVerdict(passage, comparative string, si, oi int) int {
 				return -side.sign
 			}
 		}
+		// "Canada is the second largest country, after Russia": the
+		// other comes first.
+		if holds(side.at, `(?:second|third|fourth|fifth)\s+`+own) && side.other > side.at &&
+			rankedAfterRe.MatchString(passage[side.at:side.other]) {
+			return -side.sign
+		}
 	}
 	return 0
 }
+
+// rankedAfterRe finds the words that put a rank's holder after another:
+// "the second largest, after Russia", "behind", "only to".
+var rankedAfterRe = regexp.MustCompile(`(?i)\b(?:after|behind|only\s+to|surpassed\s+only\s+by)\s+(?:the\s+)?\S*$`)
 
 // lastContent returns the last content word of a noun phrase, lower-case:
 // "The river" gives river, "the Danube" danube, "the Danube in Europe"

@@ -18,8 +18,10 @@ func TestComparisonVerdict(t *testing.T) {
 		{"Canada is larger than Russia.", "Russia is the largest country in the world, followed by Canada.", -1},
 		{"Canada is smaller than Russia.", "Russia is the largest country in the world, followed by Canada.", 1},
 		{"Mercury is larger than Mars.", "Mercury, the smallest planet in the Solar System, is closer to the Sun than Mars.", -1},
-		// A rank is no superlative's holder.
-		{"Canada is larger than Russia.", "Canada is the second largest country in the world, after Russia.", 0},
+		// A rank's holder has less than the one named after "after".
+		{"Canada is larger than Russia.", "Canada is the second largest country in the world, after Russia.", -1},
+		{"Russia is larger than Canada.", "Canada is the second largest country in the world, after Russia.", 1},
+		{"Canada is larger than Russia.", "Canada is the second largest country in the world; Russia is in Europe.", 0},
 		// Counts of one noun and of none compare.
 		{"Lyon is larger than Paris.", "Paris has 2.1 million residents and Lyon 0.5 million.", -1},
 		// Figures in other units, one figure, no comparison, a negation.
