@@ -163,6 +163,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the other is not larger", "Canada is larger than Russia.", "Russia is the largest country in the world, followed by Canada.", Contradict},
 		{"a link denied", "Coffee consumption causes cancer.", "A large review found no link between moderate coffee consumption and cancer.", Contradict},
 		{"a link asserted", "Coffee consumption is linked to cancer.", "Several studies have linked heavy coffee consumption to cancer.", Entail},
+		{"a ratio of risks below one", "Statins lower the risk of dementia.", "Statin use was associated with a lower risk of dementia (hazard ratio 0.82, 95% CI 0.71 to 0.95).", Entail},
+		{"a ratio of risks against the claim", "Statins increase the risk of dementia.", "Statin use was associated with a lower risk of dementia (hazard ratio 0.82, 95% CI 0.71 to 0.95).", Contradict},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

@@ -1,0 +1,33 @@
+package nli
+
+import "testing"
+
+func TestRatioVerdict(t *testing.T) {
+	const adhd = "The multivariable-adjusted rate ratio (RR) of serious cardiovascular events for current use vs nonuse of ADHD medications was 0.83 (95% CI, 0.72-0.96)."
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"ADHD medications increase the risk of serious cardiovascular events.", adhd, -1},
+		{"ADHD medications lower the risk of serious cardiovascular events.", adhd, 1},
+		{"Statins increase the risk of dementia.", "Statin use was associated with a lower risk of dementia (hazard ratio 0.82, 95% CI 0.71 to 0.95).", -1},
+		{"Smoking increases the risk of stroke.", "Smokers had a higher risk of stroke (odds ratio 2.1, 95% CI 1.6-2.8).", 1},
+		{"Exposure raises the odds of asthma.", "Exposure was linked to asthma (odds ratio [OR] 1·95, 95% CI 1·21-3·15).", 1},
+		// An interval that holds one settles nothing; nor does a ratio of
+		// recovery, a claim without a direction or a risk, a negated
+		// claim, or a passage about something else.
+		{"The drug reduces mortality.", "Mortality did not differ between groups (hazard ratio 0.97; 95% CI 0.81 to 1.16).", 0},
+		{"Remdesivir lowers the risk of death.", "Remdesivir shortened the time to recovery (rate ratio for recovery, 1.29; 95% CI, 1.12 to 1.49).", 0},
+		{"ADHD medications affect the risk of serious cardiovascular events.", adhd, 0},
+		{"ADHD medications increase blood pressure.", adhd, 0},
+		{"ADHD medications do not increase the risk of serious cardiovascular events.", adhd, 0},
+		{"Coffee increases the risk of gout.", adhd, 0},
+		// An estimate outside its interval is a misreading.
+		{"ADHD medications increase the risk of serious cardiovascular events.", "The rate ratio of serious cardiovascular events for ADHD medications was 1.83 (95% CI, 0.72-0.96).", 0},
+	}
+	for _, tt := range tests {
+		if got := ratioVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("ratioVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
