@@ -1,6 +1,8 @@
 package nli
 
 import (
+	"slices"
+
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/sentences"
 )
@@ -24,15 +26,21 @@ var causalWords = set("cause", "causes", "caused", "causing", "lead", "leads", "
 var linkNouns = set("link", "links", "association", "associations", "connection", "connections", "correlation",
 	"relationship", "evidence", "causal", "effect")
 
+// linkVerbs are the participles a negation denies a link with: "was not
+// associated with", "is not linked to".
+var linkVerbs = set("associated", "linked", "correlated", "related", "tied")
+
 // deniesLink reports whether the passage denies a link that the claim
 // asserts: the claim, not negated, has a causal word, and a sentence of
 // the passage has "no" before a link noun within three words ("no link",
-// "no significant association", "no evidence that") followed, in that
-// sentence, by every content word of the claim but its causal words and
-// the words of time. What comes before the denial may be something else
-// ("Smoking causes cancer; there is no evidence that vaping does.").
+// "no significant association", "no evidence that"), or "not" before a
+// link verb ("was not associated with"), holds every content word of the
+// claim but its causal words and the words of time, and has the claim's
+// last content word (most often what is caused) after the denial. What
+// comes before the denial may be something else ("Smoking causes cancer;
+// there is no evidence that vaping does.").
 func deniesLink(c, p *text) bool {
-	if c.negs > 0 || !mentions(c, causalWords) || !p.lowers["no"] {
+	if c.negs > 0 || len(c.content) == 0 || !mentions(c, causalWords) || !p.lowers["no"] && !p.lowers["not"] {
 		return false
 	}
 	except := map[string]bool{}
@@ -41,24 +49,27 @@ func deniesLink(c, p *text) bool {
 			except[tk.Stem] = true
 		}
 	}
+	last := c.content[len(c.content)-1]
 	for _, sent := range sentences.Texts(p.raw) {
 		toks := tokenize(sent)
+		at := -1
 		for i, tk := range toks {
-			if tk.Lower != "no" {
-				continue
+			if tk.Lower == "no" && slices.ContainsFunc(toks[i+1:min(len(toks), i+4)], func(w token) bool { return linkNouns[w.Lower] }) ||
+				tk.Lower == "not" && i+1 < len(toks) && linkVerbs[toks[i+1].Lower] {
+				at = i
+				break
 			}
-			for k := i + 1; k < min(len(toks), i+4); k++ {
-				if !linkNouns[toks[k].Lower] {
-					continue
-				}
-				after := map[string]bool{}
-				for _, w := range toks[k+1:] {
-					after[w.Stem] = true
-				}
-				if coversBut(c, after, except) {
-					return true
-				}
-			}
+		}
+		if at < 0 || except[last] {
+			continue
+		}
+		stems, after := map[string]bool{}, false
+		for i, tk := range toks {
+			stems[tk.Stem] = true
+			after = after || i > at && tk.Stem == last
+		}
+		if after && coversBut(c, stems, except) {
+			return true
 		}
 	}
 	return false

@@ -10,6 +10,7 @@ func TestDeniesLink(t *testing.T) {
 		{"Coffee consumption causes cancer.", "A large review found no link between moderate coffee consumption and cancer.", true},
 		{"Vaccines cause autism.", "There is no evidence that vaccines cause autism.", true},
 		{"Vaccines are linked to autism.", "Numerous studies have found no significant association between vaccines and autism.", true},
+		{"ADHD medications increase the risk of serious cardiovascular events.", "Among adults, use of ADHD medications was not associated with an increased risk of serious cardiovascular events.", true},
 		// The denial is of something else, after the claim's words.
 		{"Smoking causes cancer.", "Smoking causes cancer; there is no evidence that vaping does.", false},
 		// The passage lacks a word of the claim after its denial.
