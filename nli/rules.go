@@ -472,7 +472,8 @@ func statesWhole(c, p *text) bool {
 //     the claim says one causes in the other (noLinkRule), or a ratio
 //     of risks the other way than the claim's (ratioRule), that its
 //     subject ended against "still" or "no
-//     longer" (cessationRule), or that its subject is another kind of
+//     longer" (cessationRule), that a role was held over a span now
+//     closed (tenureRule), or that its subject is another kind of
 //     thing (otherKind);
 //   - what a passage excepts (exceptionRule), a claim's quantified share
 //     against a passage's percentage (shareRule), a claim's comparison of
@@ -508,6 +509,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = noLinkRule(c, p, j)
 	j = ratioRule(c, p, j)
 	j = cessationRule(c, p, j)
+	j = tenureRule(c, p, j)
 	if otherKind(c, p) {
 		j = toContradiction(j)
 	}
