@@ -167,6 +167,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a ratio of risks against the claim", "Statins increase the risk of dementia.", "Statin use was associated with a lower risk of dementia (hazard ratio 0.82, 95% CI 0.71 to 0.95).", Contradict},
 		{"a role held now, against a tenure that ended", "Bloomberg is the current mayor of New York.", "Michael Bloomberg served as mayor of New York City from 2002 to 2013.", Contradict},
 		{"a role held before, against a tenure that ended", "Bloomberg was mayor of New York.", "Michael Bloomberg served as mayor of New York City from 2002 to 2013.", Entail},
+		{"a claim the passage calls a myth", "Bulls are enraged by the colour red.", "It is a myth that bulls are enraged by the colour red.", Contradict},
+		{"the denial of a claim the passage calls a myth", "Bulls are not enraged by the colour red.", "It is a myth that bulls are enraged by the colour red.", Entail},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

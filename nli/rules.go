@@ -469,7 +469,8 @@ func statesWhole(c, p *text) bool {
 //   - a passage that says the claim's amount changed the other way
 //     (changeRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), that there is no link between the things
-//     the claim says one causes in the other (noLinkRule), or a ratio
+//     the claim says one causes in the other (noLinkRule), that calls the
+//     claim a myth or false (debunkRule), or a ratio
 //     of risks the other way than the claim's (ratioRule), that its
 //     subject ended against "still" or "no
 //     longer" (cessationRule), that a role was held over a span now
@@ -507,6 +508,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = changeRule(c, p, j)
 	j = multipleRule(c, p, j)
 	j = noLinkRule(c, p, j)
+	j = debunkRule(c, p, j)
 	j = ratioRule(c, p, j)
 	j = cessationRule(c, p, j)
 	j = tenureRule(c, p, j)
