@@ -28,6 +28,12 @@ var debunkRes = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bno\s+(?:scientific\s+|credible\s+|reliable\s+|historical\s+)?evidence\s+(?:to\s+(?:suggest|support\s+the\s+claim|show)\s+)?that\s+([^;]+)`),
 }
 
+// debunkWords are the words of debunkRes's verdicts; a passage without
+// one is not read further.
+var debunkWords = set("myth", "myths", "false", "untrue", "true", "misconception", "falsehood", "hoax", "fiction",
+	"untruth", "wrong", "incorrect", "baseless", "unfounded", "debunked", "fabricated", "fabrication", "invention",
+	"fake", "misleading", "inaccurate", "groundless", "discredited", "refuted", "disproven", "disproved", "evidence")
+
 // debunked reads a passage sentence that quotes a claim to call it
 // false (debunkRes) against the claim: -1 when the quoted text holds
 // every content word of the claim and the same negations ("failed" is
@@ -37,7 +43,7 @@ var debunkRes = []*regexp.Regexp{
 // may not be longer than the claim by more than debunkSlack content
 // words (a quote of something larger is not the claim's).
 func debunked(c, p *text) int {
-	if len(c.content) == 0 {
+	if len(c.content) == 0 || !mentions(p, debunkWords) {
 		return 0
 	}
 	for _, sent := range sentences.Texts(p.raw) {
