@@ -169,6 +169,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a role held before, against a tenure that ended", "Bloomberg was mayor of New York.", "Michael Bloomberg served as mayor of New York City from 2002 to 2013.", Entail},
 		{"a claim the passage calls a myth", "Bulls are enraged by the colour red.", "It is a myth that bulls are enraged by the colour red.", Contradict},
 		{"the denial of a claim the passage calls a myth", "Bulls are not enraged by the colour red.", "It is a myth that bulls are enraged by the colour red.", Entail},
+		{"one in five against its share", "One in five adults smokes.", "About 20% of adults smoke.", Entail},
+		{"one in three against another share", "One in three adults smokes.", "About 20% of adults smoke.", Contradict},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

@@ -58,11 +58,10 @@ func claimShare(c *text) (noun string, bounds [2]float64, at int, ok bool) {
 	return "", [2]float64{}, 0, false
 }
 
-// polarity returns the polar words among the shareWindow words after
-// toks[at].
-func polarity(toks []token, at int) map[string]bool {
+// polarity returns the polar words among the n words after toks[at].
+func polarity(toks []token, at, n int) map[string]bool {
 	m := map[string]bool{}
-	for _, tk := range toks[at+1 : min(len(toks), at+1+shareWindow)] {
+	for _, tk := range toks[at+1 : min(len(toks), at+1+n)] {
 		if polarWords[tk.Lower] {
 			m[tk.Lower] = true
 		}
@@ -85,7 +84,15 @@ func shareVerdict(c, p *text) int {
 	if !ok {
 		return 0
 	}
-	if !coversAll(c, p) {
+	// The quantifier is the claim's and the percentage the passage's:
+	// "a majority of voters" against "48% of voters".
+	quantifiers := map[string]bool{}
+	for _, tk := range c.toks {
+		if _, is := shareBounds[tk.Lower]; is {
+			quantifiers[tk.Stem] = true
+		}
+	}
+	if !coversBut(c, p.stems, quantifiers) {
 		return 0
 	}
 	for _, m := range percentOfRe.FindAllStringSubmatch(p.raw, -1) {
@@ -104,7 +111,11 @@ func shareVerdict(c, p *text) int {
 				break
 			}
 		}
-		if pat < 0 || !maps.Equal(polarity(c.toks, at), polarity(p.toks, pat)) {
+		// Both are read over as many words as the claim has after its
+		// noun, at most shareWindow: "supported the plan." against
+		// "supported the plan in the referendum".
+		n := min(shareWindow, len(c.toks)-at-1)
+		if pat < 0 || !maps.Equal(polarity(c.toks, at, n), polarity(p.toks, pat, n)) {
 			return 0
 		}
 		lo, hi := b[0], b[1]

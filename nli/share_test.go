@@ -14,6 +14,10 @@ func TestShareVerdict(t *testing.T) {
 		{"All members attended the meeting.", "About 90% of members attended the meeting.", -1},
 		{"All members attended the meeting.", "100% of members attended the meeting.", 1},
 		{"A minority of voters support the law.", "A poll found 42% of voters support the law.", 1},
+		// "Majority" is the claim's word, and words after the claim's end
+		// are no polar words of it.
+		{"A majority of voters supported the plan.", "48% of voters supported the plan in the referendum.", -1},
+		{"A majority of voters supported the plan.", "52% of voters supported the plan in the referendum.", 1},
 		// Exactly half is no majority.
 		{"Most residents voted for the plan.", "50% of residents voted for the plan.", -1},
 		// The share of something else, or said the other way round.

@@ -210,6 +210,9 @@ func TestCompareExact(t *testing.T) {
 		{"tens of thousands against 80,000", "Tens of thousands of people marched.", "Police said 80,000 people marched.", unsettled, ok},
 		{"hundreds of thousands against 80,000", "Hundreds of thousands of people marched.", "Police said 80,000 people marched.", unsettled, bad("Hundreds of thousands of", "80,000 people")},
 		{"millions against 9.6 million", "The museum attracts millions of visitors.", "The museum welcomed 9.6 million visitors in 2019.", unsettled, ok},
+		// "One in N" is a share of 1/N, in the exact reading.
+		{"one in five against 20%", "One in five adults smokes.", "About 20% of adults smoke.", unsettled, ok},
+		{"one in three against 20%", "One in three adults smokes.", "About 20% of adults smoke.", unsettled, bad("One in three", "About 20%")},
 		// After "number", "one" is the figure it is.
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", unsettled, bad("one", "three")},
 		{"number one against number one", "The song reached number one in the UK.", "The single peaked at number one on the UK Singles Chart.", unsettled, ok},

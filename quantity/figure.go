@@ -2,6 +2,7 @@ package quantity
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -222,6 +223,13 @@ func (s *scanner) fraction(i int) (float64, int, bool) {
 		}
 		return 0, 0, false
 	}
+	if s.exact && w == "one" && s.isWord(i+1, "in") {
+		// "one in five adults": a fifth, in the exact reading.
+		if n, ok := s.smallCount(i + 2); ok && n >= 2 {
+			return 1 / n, i + 3, true
+		}
+		return 0, 0, false
+	}
 	num, j := 0.0, i+1
 	switch {
 	case w == "a" || w == "an" || w == "one":
@@ -245,6 +253,25 @@ func (s *scanner) fraction(i int) (float64, int, bool) {
 		return 0, 0, false // "a thirds", "two third"
 	}
 	return num * d, j + 1, true
+}
+
+// smallCount reads a count of one token at toks[i], spelled ("five",
+// "twenty") or in digits ("5", "1000").
+func (s *scanner) smallCount(i int) (float64, bool) {
+	t, ok := s.tok(i)
+	if !ok {
+		return 0, false
+	}
+	if t.Kind == tNum {
+		v, err := strconv.ParseFloat(t.Text, 64)
+		return v, err == nil
+	}
+	w := s.lower(i)
+	if v, ok := ones[w]; ok {
+		return v, true
+	}
+	v, ok := tens[w]
+	return v, ok
 }
 
 // vagueScales are the plural scale words of a vague amount ("hundreds of
