@@ -36,7 +36,8 @@ func ended(t *text) bool {
 var restarts = set("reopened", "reopen", "reopens", "resumed", "reformed", "reunited", "revived", "relaunched",
 	"restarted", "reinstated", "again")
 
-// cessation reads a claim that its subject still goes on (+1: "still")
+// cessation reads a claim that its subject still goes on (+1: "still",
+// "has been ... since")
 // or no longer does (-1: "no longer", "not ... any longer", "not ...
 // anymore") against a passage that says the subject ended: -1 (the
 // passage contradicts the claim) for the first, +1 (it entails it) for
@@ -45,13 +46,16 @@ var restarts = set("reopened", "reopen", "reopens", "resumed", "reformed", "reun
 // passage must have; the passage must have a verb of ending and no
 // negation, and tell of no new start ("reopened").
 func cessation(c, p *text) int {
-	if p.negs > 0 || !ended(p) || mentions(p, restarts) {
-		return 0
+	if p.negs > 0 || !ended(p) || mentions(p, restarts) || ended(c) {
+		return 0 // a claim of the ending itself ("is still closed") is not read
 	}
 	at, verdict := -1, 0
 	for i, tk := range c.toks {
 		switch {
 		case tk.Lower == "still" && c.negs == 0:
+			at, verdict = i, -1
+		case (tk.Lower == "has" || tk.Lower == "have") && c.negs == 0 && c.lowers["since"] && i+1 < len(c.toks) && c.toks[i+1].Lower == "been":
+			// "has been open since 1990" says it still is.
 			at, verdict = i, -1
 		case c.negs == 1 && (tk.Lower == "no" || tk.Lower == "not") && (c.lowers["longer"] || c.lowers["anymore"]):
 			at, verdict = i, 1

@@ -12,6 +12,10 @@ func TestCessation(t *testing.T) {
 		{"The newspaper is not published anymore.", "The newspaper ceased publication in 1998.", 1},
 		{"The band is still together.", "The band broke up in 2010.", -1},
 		{"The company still operates in Russia.", "The company withdrew from Russia in 2022.", -1},
+		{"The shop has been open since 1990.", "The shop opened in 1990 and closed in 2005.", -1},
+		// A claim of the ending itself.
+		{"The factory is still closed.", "The factory closed in 2015 after 80 years.", 0},
+		{"The factory has been closed since 2015.", "The factory closed in 2015 after 80 years.", 0},
 		// The passage tells of a new start, denies the ending, or ends
 		// nothing.
 		{"The factory is still in operation.", "The factory closed in 2015 and reopened in 2018.", 0},

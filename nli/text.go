@@ -87,9 +87,9 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 // judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
 // does not give as antonyms: approving and rejecting, confirming and
 // denying or refuting, supporting and opposing, agreeing and refusing,
-// a bill passed and defeated; and of the accounts' opposites, a profit
-// and a loss, a surplus and a deficit.
-// Only the judge reads them
+// a bill passed and defeated, signed and vetoed; and of the accounts'
+// opposites, a profit and a loss, a surplus and a deficit. Only the
+// judge reads them
 // (encoder.opposites); antonyms, which training reads too, is unchanged
 // so that the shipped networks are rebuilt by the same command.
 var judgeAntonyms = bothWays(judgeAntonymStems)
@@ -110,6 +110,7 @@ var judgeAntonymWords = [][2]string{
 	{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
 	{"agreed", "refused"},
 	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
+	{"signed", "vetoed"}, {"sign", "veto"}, {"signs", "vetoes"}, {"approved", "vetoed"},
 }
 
 // converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell
