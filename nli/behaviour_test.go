@@ -175,6 +175,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"closed since, against the closing", "The factory has been closed since 2015.", "The factory closed in 2015 after 80 years.", Entail},
 		{"a signature against a veto", "The president signed the bill.", "The president vetoed the bill on Friday.", Contradict},
 		{"a signature against a signature", "The president signed the bill.", "The president signed the bill into law on Friday.", Entail},
+		{"another name, the passage's pronoun resolved", "Charles Babbage died in 1852.", "Ada Lovelace was an English mathematician. She died of uterine cancer in 1852 at the age of 36.", Neutral},
+		{"the name, the passage's pronoun resolved", "Ada Lovelace died in 1852.", "Ada Lovelace was an English mathematician. She died of uterine cancer in 1852 at the age of 36.", Entail},
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", Contradict},
 		{"number three against number three", "The song reached number three in the UK.", "The single peaked at number three on the UK Singles Chart.", Entail},
 		{"two terms against two", "The president served two terms.", "He was elected in 2008 and re-elected in 2012, serving two terms.", Entail},

@@ -119,7 +119,8 @@ func fragment(p *text) bool {
 
 // otherOpeningName reports whether the claim opens with a name the passage
 // lacks, every word of it, while the passage has every other content word
-// of the claim, names something else, and has no third-person pronoun,
+// of the claim, names something else, and has no third-person pronoun
+// (but one that opens a sentence after a name, unresolvedPronoun),
 // demonstrative or description that may stand for the claim's name ("He
 // painted it in 1503.", "this movie", "The company was founded ..."),
 // nor opens in the middle of a sentence.
@@ -139,10 +140,19 @@ func otherOpeningName(c, p *text) bool {
 		}
 		inName[tk.Stem] = true
 	}
-	if !coversBut(c, p.stems, inName) || mentions(p, pronouns) || mentions(p, demonstratives) || fragment(p) || describes(p) {
+	if !coversBut(c, p.stems, inName) || mentions(p, demonstratives) || fragment(p) || describes(p) || !passageNames(c, p, wn) {
 		return false
 	}
-	return passageNames(c, p, wn)
+	return !mentions(p, pronouns) || !unresolvedPronoun(p)
+}
+
+// unresolvedPronoun reports whether a pronoun of the passage is left when
+// those that open a sentence are given the name before them
+// (resolvePronouns): "Ada Lovelace was an English mathematician. She died
+// in 1852." has none, so "She" does not stand for the claim's "Charles
+// Babbage".
+func unresolvedPronoun(p *text) bool {
+	return mentions(analyse(strings.Join(resolvePronouns(sentences.Texts(p.raw)), " ")), pronouns)
 }
 
 // openingNameRule moves all but offTopicKeep of the entailment of a claim

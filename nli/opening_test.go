@@ -27,6 +27,10 @@ func TestOtherOpeningName(t *testing.T) {
 		// cut mid-sentence may have left it out, and one that names
 		// nothing tells of no one else.
 		{"Picasso painted the portrait.", "He painted the portrait in Paris.", false},
+		// A pronoun that opens a sentence after another's name is that
+		// name's.
+		{"Charles Babbage died in 1852.", "Ada Lovelace was an English mathematician. She died of cancer in 1852.", true},
+		{"Charles Babbage died in 1852.", "She died of cancer in 1852. Ada Lovelace was an English mathematician.", false},
 		{"Picasso painted the portrait.", "This artist painted the portrait in Paris.", false},
 		{"Picasso painted the portrait in Paris.", "painted the portrait in Paris in 1905.", false},
 		{"Wildfang was founded in 2010.", "The company was founded in 2010 by Emma Mcilroy and Julia Parsley.", false},
