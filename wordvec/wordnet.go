@@ -308,30 +308,25 @@ func (wn *WordNet) PhrasalInfo(verb, particle string) (wi *WordInfo, ok bool) {
 	return wn.infoOf(append(two, wn.Lemmas(verb)...)), true
 }
 
-// PhrasalSynonyms returns the one-word verbs that share the most kept
-// senses with a verb of two words, in alphabetical order ("turned",
-// "down": "decline", "disdain", "refuse", "reject", "scorn", each in one
-// of turn_down's senses; "went", "up": "rise", in two); nil when WordNet
-// has no such verb of two words or no one-word verb shares a sense. The
-// file keeps a lemma's senses by id, not by frequency, so the commonest
-// sense cannot be preferred.
+// PhrasalSynonyms returns the one-word verbs that share a kept sense
+// with a verb of two words, in alphabetical order ("turned", "down":
+// "decline", "disdain", "refuse", "reject", "scorn"; "gave", "up":
+// "abandon", ..., "quit", ...); nil when WordNet has no such verb of two
+// words or no one-word verb shares a sense. The file keeps a lemma's
+// senses by id, not by frequency, so the commonest sense cannot be told:
+// a caller reads them against the other text's words, which choose the
+// sense.
 func (wn *WordNet) PhrasalSynonyms(verb, particle string) []string {
 	two := wn.lemmasOf(verb, "_"+particle)
 	if len(two) == 0 {
 		return nil
 	}
-	count := map[string]int{}
-	most := 0
+	var words []string
 	for _, s := range wn.senses[two[0]] {
 		for _, w := range wn.oneWord()[s] {
-			count[w]++
-			most = max(most, count[w])
-		}
-	}
-	var words []string
-	for w, n := range count {
-		if n == most {
-			words = append(words, w)
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
 		}
 	}
 	slices.Sort(words)
