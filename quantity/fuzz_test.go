@@ -23,8 +23,8 @@ var fuzzSeeds = []string{
 	"born on May 5", "after 19 March", "30 February", "from March 1 to May 30, 2020", "5 May.", "through May 2020", "[19, ]", "[, 5]", "[3-5]",
 }
 
-// FuzzExtract checks that Extract never panics and that what it returns is
-// well formed: spans in range, in order, not overlapping, matching Text,
+// FuzzExtract checks that Extract and ExtractExact never panic and that
+// what they return is well formed: spans in range, in order, not overlapping, matching Text,
 // finite values, and HasQuantity in agreement.
 func FuzzExtract(f *testing.F) {
 	for _, s := range fuzzSeeds {
@@ -32,21 +32,23 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		qs := Extract(in)
-		end := 0
-		for _, q := range qs {
-			if q.Start < end || q.Start >= q.End || q.End > len(in) {
-				t.Fatalf("Extract(%q): span [%d,%d) out of order or range (previous end %d)", in, q.Start, q.End, end)
+		for name, got := range map[string][]Quantity{"Extract": qs, "ExtractExact": ExtractExact(in)} {
+			end := 0
+			for _, q := range got {
+				if q.Start < end || q.Start >= q.End || q.End > len(in) {
+					t.Fatalf("%s(%q): span [%d,%d) out of order or range (previous end %d)", name, in, q.Start, q.End, end)
+				}
+				if in[q.Start:q.End] != q.Text {
+					t.Fatalf("%s(%q): Text %q is not input[%d:%d] = %q", name, in, q.Text, q.Start, q.End, in[q.Start:q.End])
+				}
+				if math.IsNaN(q.Value) || math.IsInf(q.Value, 0) || math.IsNaN(q.High) || math.IsInf(q.High, 0) || q.High < q.Value {
+					t.Fatalf("%s(%q): bad value %v..%v in %+v", name, in, q.Value, q.High, q)
+				}
+				if q.Approx != (q.Bound != Exact) {
+					t.Fatalf("%s(%q): Approx %v with bound %v", name, in, q.Approx, q.Bound)
+				}
+				end = q.End
 			}
-			if in[q.Start:q.End] != q.Text {
-				t.Fatalf("Extract(%q): Text %q is not input[%d:%d] = %q", in, q.Text, q.Start, q.End, in[q.Start:q.End])
-			}
-			if math.IsNaN(q.Value) || math.IsInf(q.Value, 0) || math.IsNaN(q.High) || math.IsInf(q.High, 0) || q.High < q.Value {
-				t.Fatalf("Extract(%q): bad value %v..%v in %+v", in, q.Value, q.High, q)
-			}
-			if q.Approx != (q.Bound != Exact) {
-				t.Fatalf("Extract(%q): Approx %v with bound %v", in, q.Approx, q.Bound)
-			}
-			end = q.End
 		}
 		if HasQuantity(in) != (len(qs) > 0) {
 			t.Fatalf("HasQuantity(%q) = %v with %d quantities", in, !(len(qs) > 0), len(qs))
