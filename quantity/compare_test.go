@@ -213,6 +213,8 @@ func TestCompareExact(t *testing.T) {
 		// "One in N" is a share of 1/N, in the exact reading.
 		{"one in five against 20%", "One in five adults smokes.", "About 20% of adults smoke.", unsettled, ok},
 		{"one in three against 20%", "One in three adults smokes.", "About 20% of adults smoke.", unsettled, bad("One in three", "About 20%")},
+		{"1 in 5 against 20%", "1 in 5 adults smokes.", "About 20% of adults smoke.", unsettled, ok},
+		{"1 in 3 against 20%", "1 in 3 adults smokes.", "About 20% of adults smoke.", unsettled, bad("1 in 3", "About 20%")},
 		// After "number", "one" is the figure it is.
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", unsettled, bad("one", "three")},
 		{"number one against number one", "The song reached number one in the UK.", "The single peaked at number one on the UK Singles Chart.", unsettled, ok},

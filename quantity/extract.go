@@ -102,6 +102,9 @@ func (s *scanner) at(i int) (Quantity, int, bool) {
 	next, second := i+1, i+2
 	switch t.Kind {
 	case tNum:
+		if q, end, ok := s.oneIn(i); ok {
+			return q, end, true
+		}
 		return s.number(i)
 	case tWord:
 		if _, ok := foldLookup(startWords, t.Text); !ok {

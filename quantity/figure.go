@@ -174,14 +174,7 @@ func (s *scanner) wordNumber(i int) (Quantity, int, bool) {
 	}
 	w := s.lower(i)
 	if frac, next, ok := s.fraction(i); ok {
-		bound, start, strict := s.hedgeBefore(i)
-		if bound == Exact {
-			bound = Approx
-		}
-		v := 100 * frac
-		q := Quantity{Value: v, High: v, Unit: "%", Kind: Percent, Bound: bound, Approx: true, Step: 1,
-			Strict: strict && bound != Approx}
-		return s.finish(q, start, next), next, true
+		return s.share(i, frac, next), next, true
 	}
 	f, ok := s.spelled(i)
 	if !ok {
@@ -253,6 +246,33 @@ func (s *scanner) fraction(i int) (float64, int, bool) {
 		return 0, 0, false // "a thirds", "two third"
 	}
 	return num * d, j + 1, true
+}
+
+// share returns the percentage a fraction that opens at toks[i] and ends
+// before toks[next] gives ("two-thirds of", "one in five"): approximate,
+// unless a hedge before it bounds it.
+func (s *scanner) share(i int, frac float64, next int) Quantity {
+	bound, start, strict := s.hedgeBefore(i)
+	if bound == Exact {
+		bound = Approx
+	}
+	v := 100 * frac
+	q := Quantity{Value: v, High: v, Unit: "%", Kind: Percent, Bound: bound, Approx: true, Step: 1,
+		Strict: strict && bound != Approx}
+	return s.finish(q, start, next)
+}
+
+// oneIn reads, in the exact reading, "1 in 5" at toks[i] as a fifth
+// (share); ok is false for anything else.
+func (s *scanner) oneIn(i int) (q Quantity, next int, ok bool) {
+	if !s.exact || s.toks[i].Text != "1" || !s.isWord(i+1, "in") {
+		return Quantity{}, i + 1, false
+	}
+	n, ok := s.smallCount(i + 2)
+	if !ok || n < 2 {
+		return Quantity{}, i + 1, false
+	}
+	return s.share(i, 1/n, i+3), i + 3, true
 }
 
 // smallCount reads a count of one token at toks[i], spelled ("five",
