@@ -101,6 +101,33 @@ func (s *scanner) decadeBound(i int) (Bound, int) {
 	return Exact, 0
 }
 
+// spanParts are the parts of a decade or a century that "early", "mid"
+// and "late" name, as shares of the span: the early 1990s are 1990 to
+// 1993, the mid-1990s 1993 to 1996, the late 1990s 1996 to 1999.
+var spanParts = map[string][2]float64{"early": {0, 0.4}, "mid": {0.3, 0.7}, "late": {0.6, 1}}
+
+// partOfSpan reads, in the exact reading, "early", "mid" or "late" (or
+// "mid-") just before toks[i], the first token of a decade or a century,
+// and returns the part's share of the span and how many tokens it takes;
+// n is 0 when there is none.
+func (s *scanner) partOfSpan(i int) (lo, hi float64, n int) {
+	if !s.exact || i < 1 {
+		return 0, 0, 0
+	}
+	k := i - 1
+	if s.isSym(k, "-") && s.attached(k) && s.attached(k+1) {
+		k-- // "mid-1990s"
+	}
+	if k < s.floor {
+		return 0, 0, 0
+	}
+	part, ok := spanParts[s.lower(k)]
+	if !ok {
+		return 0, 0, 0
+	}
+	return part[0], part[1], i - k
+}
+
 // rangeAfter reads the second end of a range after first: "10-20%",
 // "$10-$20", "10 to 20 people", "between 10 and 20", "2015-2020",
 // "2019-20". start is the quantity's first token (a hedge included). It

@@ -497,13 +497,58 @@ func analyse(text string, limit int, exact bool) analysis {
 	s := scanner{text: text, toks: tokenize(text, nil), exact: exact}
 	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks)), exact: exact}
 	s.each(func(q Quantity, ts, te int) bool {
-		a.found = append(a.found, found{q, ts, te})
+		if n := len(a.found); exact && n > 0 && s.joinsDuration(a.found[n-1], q, ts) {
+			// "2 hours and 50 minutes": one length of time.
+			a.found[n-1] = found{joinDuration(text, a.found[n-1].q, q), a.found[n-1].ts, te}
+		} else {
+			a.found = append(a.found, found{q, ts, te})
+		}
 		for k := ts; k < te; k++ {
 			a.inQty[k] = true
 		}
 		return len(a.found) < limit
 	})
 	return a
+}
+
+// durationParts are the units of time, from the larger, that a length
+// of time written in parts joins: "2 hours and 50 minutes", "3 years and
+// 6 months", "1 day, 4 hours".
+var durationParts = []string{"year", "month", "week", "day", "hour", "minute", "second"}
+
+// joinsDuration reports whether q, whose first token is ts, goes on the
+// length of time prev: both exact measures of time, q's unit smaller than
+// prev's, and only "and" or a comma between them.
+func (s *scanner) joinsDuration(prev found, q Quantity, ts int) bool {
+	pi, qi := slices.Index(durationParts, prev.q.Unit), slices.Index(durationParts, q.Unit)
+	if pi < 0 || qi <= pi || prev.q.Bound != Exact || q.Bound != Exact || prev.q.Value <= 0 || q.Value <= 0 {
+		return false
+	}
+	switch ts - prev.te {
+	case 0:
+		return false
+	case 1:
+		return s.isWord(prev.te, "and") || s.isSym(prev.te, ",")
+	case 2:
+		return s.isSym(prev.te, ",") && s.isWord(prev.te+1, "and")
+	}
+	return false
+}
+
+// joinDuration returns the length of time a and b written in parts make,
+// in a's unit, spanning both; its step is b's, in a's unit ("2 hours and
+// 50 minutes" is 2.83 hours, to the minute).
+func joinDuration(text string, a, b Quantity) Quantity {
+	av, _ := a.Base()
+	bv, _ := b.Base()
+	perA := a.Value / av // a's units per base unit
+	q := a
+	q.Value = (av + bv) * perA
+	q.High = q.Value
+	q.Step = b.Step * (bv / b.Value) * perA
+	q.End = b.End
+	q.Text = text[q.Start:q.End]
+	return q
 }
 
 // context returns the folded content words that describe quantity i: the

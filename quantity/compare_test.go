@@ -215,6 +215,14 @@ func TestCompareExact(t *testing.T) {
 		{"one in three against 20%", "One in three adults smokes.", "About 20% of adults smoke.", unsettled, bad("One in three", "About 20%")},
 		{"1 in 5 against 20%", "1 in 5 adults smokes.", "About 20% of adults smoke.", unsettled, ok},
 		{"1 in 3 against 20%", "1 in 3 adults smokes.", "About 20% of adults smoke.", unsettled, bad("1 in 3", "About 20%")},
+		// "Early", "mid" and "late" part a decade or a century.
+		{"the late 1990s against 1991", "The company was founded in the late 1990s.", "The company was founded in 1991.", ok, bad("late 1990s", "1991")},
+		{"the early 1990s against 1991", "The company was founded in the early 1990s.", "The company was founded in 1991.", ok, ok},
+		{"the mid-20th century against 1945", "The war ended in the mid-20th century.", "The war ended in 1945.", unsettled, ok},
+		{"the late 20th century against 1945", "The war ended in the late 20th century.", "The war ended in 1945.", unsettled, bad("late 20th century", "1945")},
+		// A length of time written in parts is one length.
+		{"about three hours against 2 hours and 50 minutes", "The trip takes about three hours.", "The journey lasts 2 hours and 50 minutes.", bad("about three hours", "2 hours"), ok},
+		{"five hours against 2 hours and 50 minutes", "The trip takes five hours.", "The journey lasts 2 hours and 50 minutes.", bad("five hours", "2 hours"), bad("five hours", "2 hours and 50 minutes")},
 		// After "number", "one" is the figure it is.
 		{"number one against number three", "The song reached number one in the UK.", "The single peaked at number three on the UK Singles Chart.", unsettled, bad("one", "three")},
 		{"number one against number one", "The song reached number one in the UK.", "The single peaked at number one on the UK Singles Chart.", unsettled, ok},

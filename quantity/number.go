@@ -113,11 +113,16 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 100, YearPrecision
 		q.Value, q.High = (first.value-1)*100, (first.value-1)*100+99
 		bound = Between
+		if lo, hi, n := s.partOfSpan(start); n > 0 {
+			q.Value, q.High, start = q.Value+lo*100, q.Value+hi*100-1, start-n
+		}
 	case first.decade:
 		q.Kind, q.Unit, q.Step, q.Precision = Year, "year", 10, YearPrecision
 		q.High = q.Value + 9
 		bound = Between
-		if b, n := s.decadeBound(start); n > 0 {
+		if lo, hi, n := s.partOfSpan(start); n > 0 {
+			q.Value, q.High, start = q.Value+lo*10, q.Value+hi*10-1, start-n
+		} else if b, n := s.decadeBound(start); n > 0 {
 			bound, start, strict = b, start-n, true
 		}
 	case first.era != 0 && bound != Between:
