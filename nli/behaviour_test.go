@@ -64,6 +64,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"another verb of two words", "The singer was born in 2016.", "The singer passed away in 2016 at his home.", Contradict},
 		{"a verb of two words for the claim's verb", "The council rejected the proposal.", "The council turned down the proposal on Monday.", Entail},
 		{"a verb of two words for the verb's opposite", "The council approved the proposal.", "The council turned down the proposal on Monday.", Contradict},
+		{"a verb of two words parted by its object", "The council rejected the proposal.", "The council turned the proposal down on Monday.", Entail},
+		{"a verb of two words parted by its object, opposed", "The council approved the proposal.", "The council turned the proposal down on Monday.", Contradict},
 		{"a verb of two words the stop list has", "The concert was cancelled.", "The concert was called off because of the storm.", Entail},
 		{"a passage that states the claim, then denies something else", "The United States signed the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Entail},
 		{"a passage that states the claim's other part, then denies it", "The United States ratified the treaty.", "The United States signed the treaty in 1997 but never ratified it.", Contradict},

@@ -439,19 +439,43 @@ func (e *encoder) verdictOpposed(t token, other *wordvec.WordInfo) bool {
 func (e *encoder) phrasalVerbs(toks []token, infos []*wordvec.WordInfo, chans []uint16) [][]string {
 	var syns [][]string
 	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].Num || toks[i].Cap && i > 0 || !wordvec.Particle(toks[i+1].Lower) {
+		if toks[i].Num || toks[i].Cap && i > 0 {
 			continue
 		}
-		if info, ok := e.wn.PhrasalInfo(toks[i].Lower, toks[i+1].Lower); ok {
+		p := particleAfter(toks, i)
+		if p < 0 {
+			continue
+		}
+		if info, ok := e.wn.PhrasalInfo(toks[i].Lower, toks[p].Lower); ok {
 			infos[i] = info
 			chans[i] &^= 1 << chStop
 			if syns == nil {
 				syns = make([][]string, len(toks))
 			}
-			syns[i] = e.wn.PhrasalSynonyms(toks[i].Lower, toks[i+1].Lower)
+			syns[i] = e.wn.PhrasalSynonyms(toks[i].Lower, toks[p].Lower)
 		}
 	}
 	return syns
+}
+
+// objectPronouns may stand between a verb and its particle ("turned it
+// down").
+var objectPronouns = set("it", "them", "him", "her", "us", "me", "you", "this", "that")
+
+// particleAfter returns the index of the particle of a verb at toks[i]:
+// the next word, or the word after an object pronoun ("turned it down"),
+// or after a determiner and a noun ("turned the offer down"); -1 for none.
+func particleAfter(toks []token, i int) int {
+	switch {
+	case i+1 < len(toks) && wordvec.Particle(toks[i+1].Lower):
+		return i + 1
+	case i+2 < len(toks) && objectPronouns[toks[i+1].Lower] && wordvec.Particle(toks[i+2].Lower):
+		return i + 2
+	case i+3 < len(toks) && (toks[i+1].Lower == "the" || toks[i+1].Lower == "a" || toks[i+1].Lower == "an") &&
+		!stopwords[toks[i+2].Lower] && !toks[i+2].Num && wordvec.Particle(toks[i+3].Lower):
+		return i + 3
+	}
+	return -1
 }
 
 // minDerivedStem is the shortest stem derivedFrom reads as opening
@@ -483,8 +507,13 @@ func (e *encoder) samePhrasal(a, b *side) {
 		for i := len(s.syns) - 1; i >= 0; i-- {
 			if w := phrasalAs(s.syns[i], s.toks[i], other.toks); w != "" {
 				s.toks[i].Lower, s.toks[i].Stem = w, txt.Stem(w)
-				if i+1 < len(s.toks) && wordvec.Particle(s.toks[i+1].Lower) {
-					s.drop(i + 1)
+				// The particle, next or after the object (function
+				// words gone: "turned offer down").
+				for k := i + 1; k < min(len(s.toks), i+3); k++ {
+					if wordvec.Particle(s.toks[k].Lower) {
+						s.drop(k)
+						break
+					}
 				}
 			}
 		}

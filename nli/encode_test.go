@@ -492,6 +492,9 @@ func TestSamePhrasal(t *testing.T) {
 		// stays, its verb kept even when the stop list has it.
 		{"The council met.", "The council turned down the proposal.", "council met", "council turned down proposal"},
 		{"The concert was held.", "The concert was called off.", "concert held", "concert called off"},
+		// A particle after the object.
+		{"The council rejected the proposal.", "The council turned the proposal down.", "council rejected proposal", "council rejected proposal"},
+		{"The concert was cancelled.", "The organisers called the concert off.", "concert cancelled", "organisers cancelled concert"},
 		// The same verb on both sides is left as it is.
 		{"A man sitting down.", "A man sitting down in a room.", "man sitting down", "man sitting down room"},
 	} {
