@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/verity-fc/verity/nli/align"
 	"github.com/verity-fc/verity/quantity"
@@ -154,6 +155,8 @@ type encoder struct {
 	// stem (relStem), as the judge does; the training encoder does not
 	// (see Aligner.init).
 	derived bool
+	// opposedInfos is opposedInfoOf(wn), read on first use.
+	opposedInfos func() map[string][]*wordvec.WordInfo
 }
 
 // EncoderOptions are the choices of how pairs become network inputs that
@@ -195,6 +198,7 @@ type encodeMemo struct {
 
 func newEncoder(memo bool, opts EncoderOptions) *encoder {
 	e := &encoder{vecs: wordvec.Default(), wn: wordvec.DefaultWordNet(), negAnt: opts.NegatedAntonyms, cousin: opts.Cousins, cousinRel: opts.CousinRelation, exact: opts.ExactFigures}
+	e.opposedInfos = sync.OnceValue(func() map[string][]*wordvec.WordInfo { return opposedInfoOf(e.wn) })
 	if len(opts.Vocab) > 0 {
 		e.words = make(map[string]int32, len(opts.Vocab))
 		for i, w := range opts.Vocab {
@@ -335,9 +339,15 @@ func (e *encoder) side(t *text, limit int) side {
 			kept = append(kept, i)
 		}
 	}
+	s.keep(kept)
+	return s
+}
+
+// keep keeps the tokens at the indices kept, in order, and what is read
+// of each.
+func (s *side) keep(kept []int) {
 	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
 	s.locs, s.dims, s.voice, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.voice, kept), keepAt(s.syns, kept)
-	return s
 }
 
 // drop removes the k-th token.
@@ -348,8 +358,7 @@ func (s *side) drop(k int) {
 			kept = append(kept, i)
 		}
 	}
-	s.toks, s.chans, s.vals, s.infos = keepAt(s.toks, kept), keepAt(s.chans, kept), keepAt(s.vals, kept), keepAt(s.infos, kept)
-	s.locs, s.dims, s.voice, s.syns = keepAt(s.locs, kept), keepAt(s.dims, kept), keepAt(s.voice, kept), keepAt(s.syns, kept)
+	s.keep(kept)
 }
 
 // each returns f of each token's index.
@@ -415,17 +424,24 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 // "turned down", which WordNet reads as "reject" (a verb of two words,
 // encoder.phrasal).
 func (e *encoder) verdictOpposed(t token, other *wordvec.WordInfo) bool {
-	if judgeAntonyms[t.Stem] == nil {
-		return false
-	}
-	for i, p := range judgeAntonymStems {
-		for k, stem := range p {
-			if stem == t.Stem && e.wn.RelateInfo(e.wn.Info(judgeAntonymWords[i][1-k]), other)&wordvec.Synonym != 0 {
-				return true
-			}
+	for _, info := range e.opposedInfos()[t.Stem] {
+		if e.wn.RelateInfo(info, other)&wordvec.Synonym != 0 {
+			return true
 		}
 	}
 	return false
+}
+
+// opposedInfoOf gives, for each stem of judgeAntonyms, WordNet's analysis
+// of the words opposed to it as written (verdictOpposed), read once.
+func opposedInfoOf(wn *wordvec.WordNet) map[string][]*wordvec.WordInfo {
+	out := map[string][]*wordvec.WordInfo{}
+	for i, p := range judgeAntonymStems {
+		for k, stem := range p {
+			out[stem] = append(out[stem], wn.Info(judgeAntonymWords[i][1-k]))
+		}
+	}
+	return out
 }
 
 // phrasalVerbs gives a verb directly followed by its particle the
@@ -526,9 +542,11 @@ func phrasalAs(syns []string, verb token, other []token) string {
 	if len(syns) == 0 {
 		return ""
 	}
-	has := func(stem string) bool {
-		return slices.ContainsFunc(syns, func(w string) bool { return txt.Stem(w) == stem })
+	stems := make(map[string]bool, len(syns))
+	for _, w := range syns {
+		stems[txt.Stem(w)] = true
 	}
+	has := func(stem string) bool { return stems[stem] }
 	for _, tk := range other {
 		if tk.Stem != verb.Stem && has(tk.Stem) {
 			return tk.Lower
