@@ -61,12 +61,7 @@ func oppositeChange(c, p *text) bool {
 	if cs == 0 || changeSign(p) != -cs {
 		return false
 	}
-	verbs := map[string]bool{}
-	for _, tk := range c.toks {
-		if changeVerbs[tk.Lower] || timeWords[tk.Lower] || tk.Lower == "between" {
-			verbs[tk.Stem] = true
-		}
-	}
+	verbs := stemsWhere(c, func(w string) bool { return changeVerbs[w] || timeWords[w] || w == "between" })
 	return coversBut(c, p.stems, verbs)
 }
 

@@ -43,12 +43,7 @@ func deniesLink(c, p *text) bool {
 	if c.negs > 0 || len(c.content) == 0 || !mentions(c, causalWords) || !p.lowers["no"] && !p.lowers["not"] {
 		return false
 	}
-	except := map[string]bool{}
-	for _, tk := range c.toks {
-		if causalWords[tk.Lower] || timeWords[tk.Lower] {
-			except[tk.Stem] = true
-		}
-	}
+	except := stemsWhere(c, func(w string) bool { return causalWords[w] || timeWords[w] })
 	last := c.content[len(c.content)-1]
 	for _, sent := range sentences.Texts(p.raw) {
 		toks := tokenize(sent)

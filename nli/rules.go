@@ -306,6 +306,18 @@ func coversBut(c *text, stems, except map[string]bool) bool {
 	return rest > 0
 }
 
+// stemsWhere returns the stems of t's words whose lower-case form is
+// one that in holds: the words of a claim that coversBut leaves out.
+func stemsWhere(t *text, in func(lower string) bool) map[string]bool {
+	out := map[string]bool{}
+	for _, tk := range t.toks {
+		if in(tk.Lower) {
+			out[tk.Stem] = true
+		}
+	}
+	return out
+}
+
 // failures are the verbs that deny the verb after their "to": "failed to
 // reduce mortality" did not reduce it, "refused to resign" did not
 // resign. A refusal is read so only against a text with no word of

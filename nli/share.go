@@ -86,12 +86,7 @@ func shareVerdict(c, p *text) int {
 	}
 	// The quantifier is the claim's and the percentage the passage's:
 	// "a majority of voters" against "48% of voters".
-	quantifiers := map[string]bool{}
-	for _, tk := range c.toks {
-		if _, is := shareBounds[tk.Lower]; is {
-			quantifiers[tk.Stem] = true
-		}
-	}
+	quantifiers := stemsWhere(c, func(w string) bool { _, is := shareBounds[w]; return is })
 	if !coversBut(c, p.stems, quantifiers) {
 		return 0
 	}

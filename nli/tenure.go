@@ -38,25 +38,21 @@ var (
 // a passage that lacks a content word of the claim but the words of
 // time).
 func tenure(c, p *text) int {
-	if c.negs > 0 || p.negs > 0 || !tenureRe.MatchString(p.raw) {
-		return 0
-	}
-	except := map[string]bool{}
-	for _, tk := range c.toks {
-		if presentRole[tk.Lower] || formerRole[tk.Lower] || timeWords[tk.Lower] {
-			except[tk.Stem] = true
-		}
-	}
-	if !coversBut(c, p.stems, except) {
-		return 0
-	}
+	verdict := 0
 	switch {
 	case mentions(c, formerRole):
-		return 1
+		verdict = 1
 	case mentions(c, presentVerbs) && !c.lowers["was"] && !c.lowers["were"]:
-		return -1
+		verdict = -1
 	}
-	return 0
+	if verdict == 0 || c.negs > 0 || p.negs > 0 {
+		return 0
+	}
+	except := stemsWhere(c, func(w string) bool { return presentRole[w] || formerRole[w] || timeWords[w] })
+	if !coversBut(c, p.stems, except) || !tenureRe.MatchString(p.raw) {
+		return 0
+	}
+	return verdict
 }
 
 // tenureRule applies tenure (see byVerdict).
