@@ -100,36 +100,44 @@ func superlativeOf(comparative string) string {
 // rank: its holder has less than the other when the passage names the
 // other after "after" or "behind" ("the second largest, after Russia").
 func superlativeVerdict(passage, comparative string, si, oi int) int {
-	holds := func(at int, sup string) bool {
-		re := regexp.MustCompile(`(?i)^\s*(?:,|is|was|are|were|remains|remained)?\s*(?:still\s+)?the\s+` + sup + `\b`)
-		return re.MatchString(passage[at:min(len(passage), at+40)])
-	}
 	own := superlativeOf(comparative)
-	var opposite []string
-	for o := range comparativeOpposites[comparative] {
-		opposite = append(opposite, superlativeOf(o))
-	}
 	for _, side := range []struct {
 		at, other int
 		sign      int
 	}{{si, oi, 1}, {oi, si, -1}} {
-		if holds(side.at, own) {
+		m := superlativeRe.FindStringSubmatch(passage[side.at:min(len(passage), side.at+40)])
+		if m == nil {
+			continue
+		}
+		rank, sup := m[1], strings.ToLower(m[2])
+		switch {
+		case rank == "" && sup == own:
 			return side.sign
-		}
-		for _, sup := range opposite {
-			if holds(side.at, sup) {
-				return -side.sign
-			}
-		}
-		// "Canada is the second largest country, after Russia": the
-		// other comes first.
-		if holds(side.at, `(?:second|third|fourth|fifth)\s+`+own) && side.other > side.at &&
-			rankedAfterRe.MatchString(passage[side.at:side.other]) {
+		case rank == "" && opposesSuperlative(comparative, sup):
+			return -side.sign
+		case rank != "" && sup == own && side.other > side.at && rankedAfterRe.MatchString(passage[side.at:side.other]):
+			// "Canada is the second largest country, after Russia":
+			// the other comes first.
 			return -side.sign
 		}
 	}
 	return 0
 }
+
+// opposesSuperlative reports whether sup is the superlative of an
+// opposite of the comparative ("smallest" of "larger").
+func opposesSuperlative(comparative, sup string) bool {
+	for o := range comparativeOpposites[comparative] {
+		if superlativeOf(o) == sup {
+			return true
+		}
+	}
+	return false
+}
+
+// superlativeRe reads a superlative, perhaps ranked, right after a
+// mention: "is the largest", ", the smallest", "was the second largest".
+var superlativeRe = regexp.MustCompile(`(?i)^\s*(?:,|is|was|are|were|remains|remained)?\s*(?:still\s+)?the\s+(?:(second|third|fourth|fifth)\s+)?([a-z]+est)\b`)
 
 // rankedAfterRe finds the words that put a rank's holder after another:
 // "the second largest, after Russia", "behind", "only to".
