@@ -2,7 +2,6 @@ package quantity
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -283,8 +282,8 @@ func (s *scanner) smallCount(i int) (float64, bool) {
 		return 0, false
 	}
 	if t.Kind == tNum {
-		v, err := strconv.ParseFloat(t.Text, 64)
-		return v, err == nil
+		f, ok := parseDigits(t.Text)
+		return f.v, ok
 	}
 	w := s.lower(i)
 	if v, ok := ones[w]; ok {
@@ -303,6 +302,10 @@ var vagueScales = map[string][2]float64{
 	"millions": {2e6, 1e9}, "billions": {2e9, 1e12},
 }
 
+// vagueMultipliers are the plural words that multiply a vague scale
+// after them ("tens of thousands").
+var vagueMultipliers = map[string]float64{"tens": 10, "dozens": 12, "hundreds": 100}
+
 // vagueAmount reads, in the exact reading, a vague amount that opens at
 // toks[i]: "hundreds of", "thousands of", "millions of" (vagueScales),
 // "tens of thousands of" and "hundreds of millions of" (from twice the
@@ -317,7 +320,7 @@ func (s *scanner) vagueAmount(i int) (Quantity, int, bool) {
 	case w == "a" && s.isWord(i+1, "handful") && s.isWord(i+2, "of"):
 		lo, hi, k = 2, 10, i+2
 	case w == "tens" || vagueScales[w] != [2]float64{}:
-		first := map[string]float64{"tens": 10, "dozens": 12, "hundreds": 100}[w]
+		first := vagueMultipliers[w]
 		if b, ok := vagueScales[s.lower(i+2)]; ok && first > 0 && s.isWord(i+1, "of") && s.isWord(i+3, "of") {
 			// "tens of thousands": 20,000 to 200,000.
 			scale := b[0] / 2
