@@ -48,6 +48,9 @@ func parseDigits(s string) (figure, bool) {
 		scale /= 10
 		v += float64(frac[i]-'0') * scale
 	}
+	if math.IsInf(v, 0) {
+		return f, false // more digits than a float64 holds ("$2000...0", 310 digits)
+	}
 	f.v, f.step, f.isInt = v, scale, frac == ""
 	return f, true
 }
