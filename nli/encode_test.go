@@ -87,6 +87,8 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"He was born in England.", "He was born in Liverpool in 1942.", "england", "liverpool", 1 << relHypernym, 1 << relNameClash},
 		{"The tower is in Europe.", "The tower stands in Paris.", "europe", "paris", 1 << relHypernym, 1 << relNameClash},
 		{"He was born in Liverpool.", "He was born in England in 1942.", "liverpool", "england", 1 << relSynonym, 1 << relNameClash},
+		{"She was born in Canada.", "She was born in Ottawa in 1970.", "canada", "ottawa", 1 << relHypernym, 1 << relNameClash},
+		{"The team is in Canada.", "The team is in Vancouver.", "canada", "vancouver", 1 << relNameClash, 1 << relNameClash},
 		{"He is an American actor.", "He is an actor from Toronto.", "american", "toronto", 1 << relNameClash, 1 << relNameClash},
 		{"The tower is in Germany.", "The tower stands in Paris.", "germany", "paris", 1 << relNameClash, 1 << relNameClash},
 		{"She moved to Paris.", "She moved to London.", "paris", "london", 1<<relCoHyponym | 1<<relNameClash, 1<<relCoHyponym | 1<<relNameClash},

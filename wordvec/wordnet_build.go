@@ -115,7 +115,12 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	senses := map[string][]synKey{}
 	multi := map[string][]synKey{}
 	abbrevs := map[string][]synKey{} // "u_s" for "u.s."
-	var phrasal []string             // "step_down", kept in senses
+	// untagged are the nouns none of whose senses is counted in the
+	// tagged corpus, so that WordNet's order of their senses says
+	// nothing of which is commoner ("Ottawa": a people, a river, then
+	// the capital).
+	untagged := map[string]bool{}
+	var phrasal []string // "step_down", kept in senses
 	for _, p := range poses {
 		err := eachLine(filepath.Join(dir, "index."+p.name), func(f []string) error {
 			if len(f) < 6 {
@@ -137,6 +142,9 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				return fmt.Errorf("bad synset count %q", f[2])
 			}
 			offs := f[len(f)-nSyn:]
+			if p.pos == 'n' && f[len(f)-nSyn-1] == "0" {
+				untagged[lemma] = true
+			}
 			for _, o := range offs[:min(len(offs), WordNetSenses)] {
 				off, err := strconv.Atoi(o)
 				if err != nil {
@@ -504,8 +512,33 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	}
 	type firstPlace struct{ lemma, place int }
 	var firsts []firstPlace
+	// A noun whose senses are all untagged, and that names no place
+	// that way, is first of the first place among its senses that it
+	// names with a capital ("Ottawa", the capital, after the people and
+	// the river; not "fracture", a zone of the sea floor) when its
+	// places agree:
+	// one of them lies within every whole the others lie within (the
+	// river and the capital, both in Canada; not "Vancouver", a city in
+	// Washington and one in British Columbia).
+	nested := func(ps []int) bool {
+		for _, p := range ps {
+			all := true
+			for _, q := range ps {
+				for _, w := range wholesOf[q] {
+					if !slices.Contains(wholesOf[p], w) {
+						all = false
+					}
+				}
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
 	for i, l := range lemmas {
 		var seen []byte
+		found := false
 	senses:
 		for _, k := range senses[l] {
 			if slices.Contains(seen, k.pos) {
@@ -515,9 +548,25 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 			for _, c := range append([]synKey{k}, syns[k].pertains...) {
 				if j, ok := id[c]; ok && isPlace[j] {
 					firsts = append(firsts, firstPlace{i, j})
+					found = true
 					break senses
 				}
 			}
+		}
+		if found || !untagged[l] {
+			continue
+		}
+		var places []int
+		for _, k := range senses[l] {
+			s := syns[k]
+			if j, ok := id[k]; ok && k.pos == 'n' && isPlace[j] && s != nil {
+				if at := slices.Index(s.words, l); at >= 0 && s.capital[at] {
+					places = append(places, j)
+				}
+			}
+		}
+		if len(places) > 0 && nested(places) {
+			firsts = append(firsts, firstPlace{i, places[0]})
 		}
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(firsts)))

@@ -14,7 +14,6 @@ import (
 // and are found through an inflection of their verb; and that a lemma
 // written with a capital in every sense is a name.
 func TestBuildWordNetFromDatabase(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"index.verb": "accept v 1 1 ! 1 0 00000200\n" +
 			"reject v 1 1 ! 1 0 00000300\n" +
@@ -39,21 +38,7 @@ func TestBuildWordNetFromDatabase(t *testing.T) {
 			"00000900 14 n 01 Apple 0 000 | a company\n" +
 			"00001000 18 n 01 Picasso 0 000 | a painter\n",
 	}
-	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
-		for _, f := range []string{"index." + pos, "data." + pos, pos + ".exc"} {
-			if err := os.WriteFile(filepath.Join(dir, f), []byte(files[f]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := BuildWordNet(&buf, dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	wn, err := ReadWordNet(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wn := buildFromFiles(t, files)
 	cases := []struct {
 		word, verb, particle string
 		want                 Rel
@@ -114,4 +99,78 @@ func TestPhrasalVerb(t *testing.T) {
 			t.Errorf("PhrasalVerb(%q) = %q, %t; want %q", lemma, got, ok, want)
 		}
 	}
+}
+
+// TestBuildWordNetUntaggedPlaces builds a database whose nouns "ottawa",
+// "vancouver" and "hamlet" name a person first: a noun none of whose
+// senses is tagged names its first place when its places agree, not when
+// they lie in different countries, and a noun whose commonest (tagged)
+// sense is a person names none, nor does a place WordNet writes without a
+// capital.
+func TestBuildWordNetUntaggedPlaces(t *testing.T) {
+	files := map[string]string{
+		"index.noun": "canada n 1 1 #m 1 1 00000100\n" +
+			"hamlet n 2 1 #p 2 1 00000900 00001000\n" +
+			"offing n 2 1 #p 2 0 00001300 00001400\n" +
+			"ontario n 1 1 #p 1 1 00000200\n" +
+			"ottawa n 3 1 #p 3 0 00000300 00000400 00000500\n" +
+			"usa n 1 1 #m 1 1 00000600\n" +
+			"vancouver n 3 1 #p 3 0 00001100 00000800 00001200\n" +
+			"washington n 1 1 #p 1 1 00000700\n",
+		"data.noun": "00000100 15 n 01 Canada 0 000 | a country\n" +
+			"00000200 15 n 01 Ontario 0 001 #p 00000100 n 0000 | a province\n" +
+			"00000300 18 n 01 Ottawa 0 000 | a member of a people\n" +
+			"00000400 17 n 01 Ottawa 0 001 #p 00000100 n 0000 | a river\n" +
+			"00000500 15 n 01 Ottawa 0 001 #p 00000200 n 0000 | a capital\n" +
+			"00000600 15 n 01 USA 0 000 | a country\n" +
+			"00000700 15 n 01 Washington 0 001 #p 00000600 n 0000 | a state\n" +
+			"00000800 15 n 01 Vancouver 0 001 #p 00000700 n 0000 | a city in Washington\n" +
+			"00000900 18 n 01 Hamlet 0 000 | a prince\n" +
+			"00001000 15 n 01 Hamlet 0 001 #p 00000100 n 0000 | a town\n" +
+			"00001100 18 n 01 Vancouver 0 000 | a navigator\n" +
+			"00001200 15 n 01 Vancouver 0 001 #p 00000200 n 0000 | a city in Ontario, here\n" +
+			"00001300 04 n 01 offing 0 000 | the near future\n" +
+			"00001400 15 n 01 offing 0 001 #p 00000100 n 0000 | the sea seen from the shore, here\n",
+	}
+	wn := buildFromFiles(t, files)
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"canada", "ottawa", Whole}, // the river and the capital agree
+		{"ontario", "ottawa", Whole},
+		{"ottawa", "canada", Part},
+		{"canada", "vancouver", 0}, // one city in each country
+		{"usa", "vancouver", 0},
+		{"canada", "hamlet", 0}, // first a prince, by the tagged count
+		{"canada", "offing", 0}, // a place written without a capital
+		{"usa", "washington", Whole},
+	} {
+		if got := wn.RelatePlaces(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelatePlaces(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// buildFromFiles writes a WordNet database of the given files (the
+// others empty) and reads back the relation file BuildWordNet makes of it.
+func buildFromFiles(t *testing.T, files map[string]string) *WordNet {
+	t.Helper()
+	dir := t.TempDir()
+	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
+		for _, f := range []string{"index." + pos, "data." + pos, pos + ".exc"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(files[f]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := BuildWordNet(&buf, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	wn, err := ReadWordNet(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wn
 }

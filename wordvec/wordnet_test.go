@@ -132,7 +132,11 @@ func TestRelatePlaces(t *testing.T) {
 		{"american", "toronto", 0},             // the Americas hold Toronto; the United States do not
 		{"canadian", "american", 0},            // the Canadian River, in the United States, is the noun's
 		{"canadian", "toronto", Whole},
-		{"japan", "asia", Part}, // the islands are in the Pacific, the country in Asia
+		{"japan", "asia", Part},           // the islands are in the Pacific, the country in Asia
+		{"canada", "ottawa", Whole},       // untagged senses: a people, a river in Canada, the capital
+		{"africa", "chad", Whole},         // untagged: paper, a lake, the country
+		{"united_states", "vancouver", 0}, // untagged: a city in Washington, one in Canada
+		{"canada", "vancouver", 0},
 		{"united_kingdom", "london", Whole},
 		{"texas", "san_francisco", 0},
 		{"u_s", "chicago", Whole}, // "U.S.", as the tokenizer splits it
