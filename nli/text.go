@@ -111,6 +111,7 @@ var judgeAntonymWords = [][2]string{
 	{"agreed", "refused"},
 	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
 	{"signed", "vetoed"}, {"sign", "veto"}, {"signs", "vetoes"}, {"approved", "vetoed"},
+	{"start", "stop"}, {"started", "stopped"}, {"starts", "stops"}, {"began", "stopped"}, {"begin", "stop"},
 }
 
 // converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell

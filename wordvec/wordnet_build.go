@@ -19,6 +19,13 @@ import (
 // "slope").
 const WordNetSenses = 3
 
+// PhrasalSenses is how many senses of a verb of two words the file keeps,
+// of those the tagged corpus attests: more than of a word, since such a
+// verb has many ("give_up": abandon, relinquish, surrender, then quit an
+// activity, fourth) and the other text, whose verb must share one,
+// chooses among them.
+const PhrasalSenses = 6
+
 // placeLexFiles are the lexicographer files of WordNet's places:
 // noun.location (15) and noun.object (17, continents, islands, rivers).
 // Their part holonyms say where a place lies; those of other nouns (a
@@ -127,13 +134,14 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				return fmt.Errorf("short index line")
 			}
 			lemma := strings.ToLower(f[0])
-			into := senses
+			into, keepN := senses, WordNetSenses
 			if a := abbreviation(lemma); p.pos == 'n' && a != "" {
 				lemma, into = a, abbrevs
 			} else if p.pos == 'n' && placeName(lemma) {
 				into = multi
 			} else if v, ok := PhrasalVerb(lemma); p.pos == 'v' && ok && keep(v) {
 				phrasal = append(phrasal, lemma)
+				keepN = PhrasalSenses
 			} else if !keep(lemma) {
 				return nil
 			}
@@ -142,10 +150,19 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				return fmt.Errorf("bad synset count %q", f[2])
 			}
 			offs := f[len(f)-nSyn:]
+			if keepN > WordNetSenses {
+				// Past WordNetSenses, only senses the tagged corpus
+				// attests ("turn_down", tagged once, keeps no "lower").
+				tagged, err := strconv.Atoi(f[len(f)-nSyn-1])
+				if err != nil {
+					return fmt.Errorf("bad tagged sense count %q", f[len(f)-nSyn-1])
+				}
+				keepN = min(keepN, max(WordNetSenses, tagged))
+			}
 			if p.pos == 'n' && f[len(f)-nSyn-1] == "0" {
 				untagged[lemma] = true
 			}
-			for _, o := range offs[:min(len(offs), WordNetSenses)] {
+			for _, o := range offs[:min(len(offs), keepN)] {
 				off, err := strconv.Atoi(o)
 				if err != nil {
 					return fmt.Errorf("bad offset %q", o)

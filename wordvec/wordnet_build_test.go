@@ -174,3 +174,39 @@ func buildFromFiles(t *testing.T, files map[string]string) *WordNet {
 	}
 	return wn
 }
+
+// TestBuildWordNetPhrasalSenses builds a verb of two words with five
+// senses, four of them tagged: it keeps the fourth ("quit"), past the
+// three a word keeps, and not the untagged fifth ("lower").
+func TestBuildWordNetPhrasalSenses(t *testing.T) {
+	wn := buildFromFiles(t, map[string]string{
+		"index.verb": "abandon v 1 0 1 1 00000100\n" +
+			"give v 1 0 1 1 00000600\n" +
+			"give_up v 5 0 5 4 00000100 00000200 00000300 00000400 00000500\n" +
+			"lower v 1 0 1 1 00000500\n" +
+			"quit v 1 0 1 1 00000400\n" +
+			"relinquish v 1 0 1 1 00000200\n" +
+			"surrender v 1 0 1 1 00000300\n",
+		"data.verb": "00000100 40 v 02 abandon 0 give_up 0 000 | leave behind\n" +
+			"00000200 40 v 02 relinquish 0 give_up 0 000 | part with\n" +
+			"00000300 40 v 02 surrender 0 give_up 0 000 | yield\n" +
+			"00000400 42 v 02 quit 0 give_up 0 000 | stop an activity\n" +
+			"00000500 30 v 02 lower 0 give_up 0 000 | make lower, here\n" +
+			"00000600 40 v 01 give 0 000 | transfer\n",
+		"verb.exc": "gave give\n",
+	})
+	got := wn.PhrasalSynonyms("gave", "up")
+	if want := []string{"abandon", "quit", "relinquish", "surrender"}; !slices.Equal(got, want) {
+		t.Errorf("PhrasalSynonyms(gave, up) = %q, want %q", got, want)
+	}
+	info, ok := wn.PhrasalInfo("gave", "up")
+	if !ok {
+		t.Fatal("give_up was not kept")
+	}
+	if r := wn.RelateInfo(wn.Info("quit"), info); r&Synonym == 0 {
+		t.Errorf("quit against gave up = %05b, want a synonym", r)
+	}
+	if r := wn.RelateInfo(wn.Info("lower"), info); r&Synonym != 0 {
+		t.Errorf("lower against gave up = %05b, want no synonym", r)
+	}
+}
