@@ -495,14 +495,17 @@ func statesWhole(c, p *text) bool {
 //     (otherEndOfLife), and the first of another kind of thing
 //     (otherFirst), are neutral;
 //   - a passage that fills a slot of the claim's event with another name
-//     contradicts it (sameSlotRule); one that lacks the name opening the
+//     contradicts it (sameSlotRule), and so does one that names another
+//     maker of the claim's work (makerRule; a claim that denies its maker
+//     made the work is entailed); one that lacks the name opening the
 //     claim but has the rest of it does not entail it (openingNameRule),
-//     unless the definite-role rule reads the pair;
+//     unless the definite-role or the maker rule reads the pair;
 //   - the mandatory quantifier and modal rules of seed 000 (as in
 //     applyRules);
-//   - the subject rules: a passage that shares no word with the claim
-//     when both name something (otherSubject), and evidence about another
-//     named subject (otherNamedSubject), are neutral. applyRules also acts
+//   - the subject rules, unless the maker rule applied: a passage that
+//     shares no word with the claim when both name something
+//     (otherSubject), and evidence about another named subject
+//     (otherNamedSubject), are neutral. applyRules also acts
 //     on a passage sharing no word when only one side names something;
 //     for the network that made SNLI's contradictions neutral, whose
 //     captions name nothing but carry a capital by a typo or a
@@ -537,12 +540,13 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = entailToNeutral(toNeutral(j), offTopicKeep)
 	}
 	j = sameSlotRule(c, p, j)
+	j, maker := makerRule(c, p, j)
 	role := uniqueRole(c, p)
-	if role == roleUnread {
+	if role == roleUnread && !maker {
 		j = openingNameRule(c, p, j)
 	}
 	j = quantifierAndModalRules(c, p, j)
-	if otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p) {
+	if !maker && (otherSubject(c, p) && namesSomething(c) && namesSomething(p) || otherNamedSubject(c, p)) {
 		j = toNeutral(j)
 	}
 	switch role {
