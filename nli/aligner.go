@@ -105,6 +105,12 @@ func (a *Aligner) init() {
 	// bankruptcy." as a contradiction (docs/nli-development.md, "Words
 	// made from words").
 	a.enc.derived = true
+	// The judge reads more direction words ("lowers", "lessened",
+	// "lifted"), where the networks read "Exercise reduces the risk."
+	// against "Exercise lowers the risk." as a contradiction (0.71),
+	// WordNet's "reduce" and "lower" being co-hyponyms
+	// (docs/nli-development.md, "More direction words").
+	a.enc.moreDirections = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

@@ -27,7 +27,8 @@ var changeVerbs = set(strings.Fields(`rise rises rose risen rising increase incr
 	improve improves improved improving double doubles doubled triple tripled strengthen strengthened boost boosted
 	fall falls fell fallen falling decline declines declined declining decrease decreases decreased decreasing drop
 	drops dropped dropping shrink shrinks shrank shrunk lose loses lost losing sink sinks sank plunge plunges plunged
-	slump slumped worsen worsens worsened weaken weakens weakened halve halved reduce reduces reduced reducing`)...)
+	slump slumped worsen worsens worsened weaken weakens weakened halve halved reduce reduces reduced reducing
+	lowers lowered lowering lessen lessens lessened diminish diminishes diminished`)...)
 
 // changeSign returns the direction of t's verbs of change: +1 or -1 when
 // they all go one way, 0 when t has none or both ways. "Grew up" is no
@@ -38,7 +39,7 @@ func changeSign(t *text) int8 {
 		if !changeVerbs[tk.Lower] || i+1 < len(t.toks) && t.toks[i+1].Lower == "up" && strings.HasPrefix(tk.Lower, "gr") {
 			continue
 		}
-		d := direction[tk.Lower]
+		d := judgeDir(tk.Lower)
 		if sign != 0 && d != sign {
 			return 0
 		}

@@ -112,6 +112,42 @@ var direction = func() map[string]int8 {
 	return m
 }()
 
+// judgeDirections are direction words the training encoder's list
+// (direction) lacks, which the judge reads (encoder.moreDirections):
+// other forms of its verbs of amount and verbs of change it leaves out,
+// not verbs of motion that captions use of bodies ("jumps", "climbing",
+// "slides", "lifted").
+var judgeDirections = func() map[string]int8 {
+	m := map[string]int8{}
+	for _, w := range strings.Fields(`lowers lowered lowering reducing lessen lessens lessened diminish diminishes
+		diminished shrinking plunges plunging slumps slashed halves weakens worsens`) {
+		m[w] = -1
+	}
+	for _, w := range strings.Fields(`boosts boosting surges surging doubles triples heighten heightens heightened
+		strengthens improves improving rocketed widened widens expanding`) {
+		m[w] = 1
+	}
+	return m
+}()
+
+// dir is the direction a word tells (direction), for the judge with
+// judgeDirections.
+func (e *encoder) dir(w string) int8 {
+	if !e.moreDirections {
+		return direction[w]
+	}
+	return judgeDir(w)
+}
+
+// judgeDir is the direction a word tells the judge: direction's, else
+// judgeDirections'.
+func judgeDir(w string) int8 {
+	if d := direction[w]; d != 0 {
+		return d
+	}
+	return judgeDirections[w]
+}
+
 var timeWords = set("before", "after", "since", "until", "till", "during", "earlier", "later", "prior", "following", "when", "while")
 
 // encoder turns texts into the aligning model's inputs. With memo set it
@@ -155,6 +191,10 @@ type encoder struct {
 	// stem (relStem), as the judge does; the training encoder does not
 	// (see Aligner.init).
 	derived bool
+	// moreDirections reads judgeDirections as direction words too
+	// ("lowers" as "reduces"), as the judge does; the training encoder
+	// does not (see Aligner.init).
+	moreDirections bool
 	// opposedInfos is opposedInfoOf(wn), read on first use.
 	opposedInfos func() map[string][]*wordvec.WordInfo
 }
@@ -298,7 +338,7 @@ func (e *encoder) side(t *text, limit int) side {
 		if exclusives[tk.Lower] {
 			set(chExclusive)
 		}
-		switch direction[tk.Lower] {
+		switch e.dir(tk.Lower) {
 		case 1:
 			set(chUp)
 		case -1:
@@ -798,6 +838,14 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					}
 					r = placed(r, pr)
 				}
+				if e.moreDirections && r&(wordvec.CoHyponym|wordvec.Hypernym|wordvec.Hyponym) != 0 && r&wordvec.Antonym == 0 {
+					// Two verbs of change the same way that WordNet
+					// files under one ("reduce" and "lower", both
+					// "decrease") say the same of an amount.
+					if da := e.dir(ta.Lower); da != 0 && da == e.dir(tb.Lower) {
+						r = r&^(wordvec.CoHyponym|wordvec.Hypernym|wordvec.Hyponym) | wordvec.Synonym
+					}
+				}
 				if r&wordvec.Synonym != 0 {
 					set(relSynonym)
 				}
@@ -841,7 +889,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					set(relCousin)
 				}
 			}
-			if da, db := direction[ta.Lower], direction[tb.Lower]; da != 0 && db != 0 {
+			if da, db := e.dir(ta.Lower), e.dir(tb.Lower); da != 0 && db != 0 {
 				if da == db {
 					set(relDirSame)
 				} else {

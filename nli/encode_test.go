@@ -61,6 +61,30 @@ func encoderRelBits(e *encoder, claim, passage, a, b string) (uint16, bool) {
 	return 0, false
 }
 
+// relBitsCase is a pair, the claim's and the passage's tokens a and b,
+// and the bits of a mask the judge's and the training encoder set for them.
+type relBitsCase struct {
+	claim, passage, a, b string
+	judged, trained      uint16
+}
+
+// checkRelBits checks the bits of mask that the judge's and the training
+// encoder set for each case.
+func checkRelBits(t *testing.T, mask uint16, cases []relBitsCase) {
+	t.Helper()
+	a := loadAligner(t)
+	training := NewEncoder(a.EncoderOptions).e
+	for _, tt := range cases {
+		for i, e := range []*encoder{a.enc, training} {
+			want := [2]uint16{tt.judged, tt.trained}[i]
+			bits, _ := encoderRelBits(e, tt.claim, tt.passage, tt.a, tt.b)
+			if bits&mask != want {
+				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", encoderNames[i], tt.claim, tt.passage, tt.a, tt.b, bits&mask, want)
+			}
+		}
+	}
+}
+
 // encoderNames name the judge's and the training encoder in the tests
 // that compare them.
 var encoderNames = [2]string{"judge", "training"}
@@ -76,14 +100,8 @@ var encoderNames = [2]string{"judge", "training"}
 // not hold Toronto, though the Americas do). The training encoder reads no
 // places, so that the reproduce command still writes the shipped file.
 func TestJudgeReadsPlaces(t *testing.T) {
-	a := loadAligner(t)
-	judge := a.enc
-	training := NewEncoder(a.EncoderOptions).e
 	const mask = 1<<relSynonym | 1<<relHypernym | 1<<relHyponym | 1<<relCoHyponym | 1<<relNameClash
-	for _, tt := range []struct {
-		claim, passage, a, b string
-		judged, trained      uint16 // the bits of mask each encoder sets
-	}{
+	checkRelBits(t, mask, []relBitsCase{
 		{"He was born in England.", "He was born in Liverpool in 1942.", "england", "liverpool", 1 << relHypernym, 1 << relNameClash},
 		{"The tower is in Europe.", "The tower stands in Paris.", "europe", "paris", 1 << relHypernym, 1 << relNameClash},
 		{"He was born in Liverpool.", "He was born in England in 1942.", "liverpool", "england", 1 << relSynonym, 1 << relNameClash},
@@ -100,15 +118,21 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"It is in California.", "It is in San Francisco.", "california", "francisco", 1 << relHypernym, 1 << relNameClash},
 		{"It is in Texas.", "It is in San Francisco.", "texas", "francisco", 1 << relNameClash, 1 << relNameClash},
 		{"She lives in the U.S. now.", "She lives in Chicago.", "u", "chicago", 1 << relHypernym, 1 << relNameClash},
-	} {
-		for i, e := range []*encoder{judge, training} {
-			want := [2]uint16{tt.judged, tt.trained}[i]
-			bits, _ := encoderRelBits(e, tt.claim, tt.passage, tt.a, tt.b)
-			if bits&mask != want {
-				t.Errorf("%s: %q | %q: %s~%s bits %b, want %b", encoderNames[i], tt.claim, tt.passage, tt.a, tt.b, bits&mask, want)
-			}
-		}
-	}
+	})
+}
+
+// TestJudgeReadsMoreDirections: the judge's encoder reads the direction
+// words of judgeDirections, and two verbs of change the same way that
+// WordNet files under one as synonyms; the training encoder reads
+// neither.
+func TestJudgeReadsMoreDirections(t *testing.T) {
+	const mask = 1<<relSynonym | 1<<relCoHyponym | 1<<relDirSame | 1<<relDirOpposite | 1<<relAntonym
+	checkRelBits(t, mask, []relBitsCase{
+		{"Exercise reduces the risk.", "Exercise lowers the risk.", "reduces", "lowers", 1<<relSynonym | 1<<relDirSame, 1 << relCoHyponym},
+		{"Exercise increases the risk.", "Exercise lowers the risk.", "increases", "lowers", 1<<relAntonym | 1<<relDirOpposite, 1 << relAntonym},
+		{"Sales rose.", "Sales diminished.", "rose", "diminished", 1 << relDirOpposite, 0},
+		{"Sales rose.", "Sales grew.", "rose", "grew", 1<<relSynonym | 1<<relDirSame, 1 << relDirSame}, // a hypernym in WordNet
+	})
 }
 
 // TestJudgeReadsVerdictAntonyms: the judge's encoder relates the verbs of

@@ -85,7 +85,7 @@ func passageFactor(p *text) (factor float64, ok bool) {
 				continue
 			}
 			if changeVerbs[words[k].Lower] {
-				return 1 + float64(direction[words[k].Lower])*q.Value/100, true
+				return 1 + float64(judgeDir(words[k].Lower))*q.Value/100, true
 			}
 			break
 		}
