@@ -111,6 +111,13 @@ func (a *Aligner) init() {
 	// WordNet's "reduce" and "lower" being co-hyponyms
 	// (docs/nli-development.md, "More direction words").
 	a.enc.moreDirections = true
+	// The judge reads an adjective and the head of its WordNet cluster
+	// as the hyponym and the hypernym ("poisonous" and "toxic"), where
+	// the networks read them as unrelated words in one slot and "The
+	// plant is poisonous to cats." against "The plant is toxic to cats."
+	// as a contradiction (docs/nli-development.md, "Adjectives and the
+	// heads of their clusters").
+	a.enc.similar = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

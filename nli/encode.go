@@ -191,6 +191,10 @@ type encoder struct {
 	// stem (relStem), as the judge does; the training encoder does not
 	// (see Aligner.init).
 	derived bool
+	// similar reads an adjective and the head of its cluster as hyponym
+	// and hypernym (wordvec.RelateSimilar: "poisonous" and "toxic"), as
+	// the judge does; the training encoder does not (see Aligner.init).
+	similar bool
 	// moreDirections reads judgeDirections as direction words too
 	// ("lowers" as "reduces"), as the judge does; the training encoder
 	// does not (see Aligner.init).
@@ -825,6 +829,9 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 			}
 			if bits&(1<<relSame|1<<relStem) == 0 && a.infos[i] != nil && b.infos[j] != nil {
 				r := relate(a.infos[i], b.infos[j])
+				if e.similar && r == 0 {
+					r = e.wn.RelateSimilar(a.infos[i], b.infos[j])
+				}
 				if e.places {
 					pr := e.wn.RelatePlaces(a.infos[i], b.infos[j])
 					if pr&(wordvec.Part|wordvec.Whole|wordvec.Synonym) == wordvec.Part && a.locs[i] && tb.Cap {

@@ -135,6 +135,17 @@ func TestJudgeReadsMoreDirections(t *testing.T) {
 	})
 }
 
+// TestJudgeReadsClusters: the judge's encoder reads an adjective and the
+// head of its WordNet cluster as hyponym and hypernym; the training
+// encoder reads them as unrelated.
+func TestJudgeReadsClusters(t *testing.T) {
+	checkRelBits(t, 1<<relHypernym|1<<relHyponym|1<<relSynonym, []relBitsCase{
+		{"The plant is toxic.", "The plant is poisonous.", "toxic", "poisonous", 1 << relHypernym, 0},
+		{"The plant is poisonous.", "The plant is toxic.", "poisonous", "toxic", 1 << relHyponym, 0},
+		{"A dog barked.", "An animal barked.", "dog", "animal", 1 << relHyponym, 1 << relHyponym},
+	})
+}
+
 // TestJudgeReadsVerdictAntonyms: the judge's encoder relates the verbs of
 // verdict of judgeAntonyms as antonyms, a converse verb in the passive
 // without its agent as no antonym of its converse, and winning or losing

@@ -48,6 +48,10 @@ type WordNet struct {
 	wholes   map[int32][]int32 // per place synset, the places it lies within
 	pertains map[int32][]int32 // per adjective synset, the places it is of
 	isPlace  map[int32]bool    // the synsets that lie within a place or hold one, for a file without firstPlace
+	// heads are, per adjective satellite synset, the heads of its
+	// cluster (RelateSimilar); nil in a file written before the section
+	// was.
+	heads map[int32][]int32
 	// firstPlace is, per lemma, the place it names first (WordInfo's
 	// primary); nil in a file written before the section was.
 	firstPlace map[int32]int32
@@ -133,6 +137,9 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	}
 	if d.err == nil && len(d.b) > 0 {
 		wn.names = d.lemmaSet(nLem)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		wn.heads = d.synsetIDs(nSyn)
 	}
 	if wn.firstPlace == nil {
 		wn.isPlace = map[int32]bool{}
@@ -537,6 +544,32 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 	}
 	if _, ok := slices.BinarySearch(a.wholes, b.primary); ok && b.primary >= 0 {
 		r |= Part
+	}
+	return r
+}
+
+// RelateSimilar relates two adjectives by WordNet's clusters: Hypernym
+// when a sense of the first heads the cluster a sense of the second is a
+// satellite of ("toxic" and "poisonous", "cold" and "freezing"),
+// Hyponym for the reverse. A satellite says more than its head, as
+// "dog" says more than "animal". Words that share a sense get nothing.
+func (wn *WordNet) RelateSimilar(a, b *WordInfo) Rel {
+	if wn.heads == nil || !a.Known() || !b.Known() {
+		return 0
+	}
+	var r Rel
+	for _, x := range a.senses {
+		for _, y := range b.senses {
+			if x == y {
+				return 0
+			}
+			if slices.Contains(wn.heads[y], x) {
+				r |= Hypernym
+			}
+			if slices.Contains(wn.heads[x], y) {
+				r |= Hyponym
+			}
+		}
 	}
 	return r
 }

@@ -184,6 +184,9 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		similar []synKey
 		wholes  []synKey // part holonyms, for places only
 		place   bool     // a noun of placeLexFiles
+		// satellite marks an adjective satellite, whose similar-to
+		// pointer names its cluster's head ("poisonous" of "toxic").
+		satellite bool
 		// pertains are the places an adjective pertains to
 		// ("English" to England).
 		pertains []synKey
@@ -211,7 +214,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 				return fmt.Errorf("bad word count %q", f[3])
 			}
 			place := p.pos == 'n' && placeLexFiles[f[1]]
-			s := &synset{place: place}
+			s := &synset{place: place, satellite: f[2] == "s"}
 			for i := range int(nw) {
 				raw := f[4+2*i]
 				word := strings.ToLower(raw)
@@ -395,6 +398,26 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 			prev = i
 		}
 	}
+
+	// putLists writes, for each kept synset whose list of synsets
+	// (listOf) holds a kept one, its id, delta-coded, and the list's kept
+	// ids.
+	putLists := func(listOf func(synKey) []synKey) {
+		var with []synKey
+		for _, k := range keys {
+			if slices.ContainsFunc(listOf(k), func(l synKey) bool { _, ok := id[l]; return ok }) {
+				with = append(with, k)
+			}
+		}
+		buf = binary.AppendUvarint(buf, uint64(len(with)))
+		prev := 0
+		for _, k := range with {
+			buf = binary.AppendUvarint(buf, uint64(id[k]-prev))
+			prev = id[k]
+			putIDs(listOf(k))
+		}
+	}
+
 	putStr := func(s string) {
 		buf = binary.AppendUvarint(buf, uint64(len(s)))
 		buf = append(buf, s...)
@@ -495,22 +518,7 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 	// Adjectives of places: for each kept adjective synset that pertains
 	// to kept places, those places ("English" to England, "Polish" to
 	// Poland).
-	var adjs []synKey
-	for _, k := range keys {
-		for _, pl := range syns[k].pertains {
-			if _, ok := id[pl]; ok {
-				adjs = append(adjs, k)
-				break
-			}
-		}
-	}
-	buf = binary.AppendUvarint(buf, uint64(len(adjs)))
-	prev = 0
-	for _, k := range adjs {
-		buf = binary.AppendUvarint(buf, uint64(id[k]-prev))
-		prev = id[k]
-		putIDs(syns[k].pertains)
-	}
+	putLists(func(k synKey) []synKey { return syns[k].pertains })
 
 	// The place each lemma names first: its commonest noun sense when
 	// that is a place, else the place its commonest adjective sense is
@@ -626,6 +634,16 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		buf = binary.AppendUvarint(buf, uint64(i-prev))
 		prev = i
 	}
+
+	// Heads: for each kept adjective satellite, the kept heads of its
+	// cluster ("poisonous" is similar to "toxic", "freezing" to "cold"),
+	// which the judge reads as more general words than the satellite.
+	putLists(func(k synKey) []synKey {
+		if !syns[k].satellite {
+			return nil
+		}
+		return syns[k].similar
+	})
 
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {

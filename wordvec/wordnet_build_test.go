@@ -210,3 +210,33 @@ func TestBuildWordNetPhrasalSenses(t *testing.T) {
 		t.Errorf("lower against gave up = %05b, want no synonym", r)
 	}
 }
+
+// TestBuildWordNetClusters builds an adjective cluster, "toxic" its head
+// and "poisonous" a satellite: the satellite is the head's hyponym, and a
+// word outside the cluster relates to neither.
+func TestBuildWordNetClusters(t *testing.T) {
+	wn := buildFromFiles(t, map[string]string{
+		"index.adj": "poisonous a 1 1 & 1 0 00000200\n" +
+			"safe a 1 1 ! 1 1 00000300\n" +
+			"toxic a 1 2 ! & 1 1 00000100\n",
+		"data.adj": "00000100 00 a 01 toxic 0 002 & 00000200 a 0000 ! 00000300 a 0101 | of a poison\n" +
+			"00000200 00 s 01 poisonous 0 001 & 00000100 a 0000 | able to kill\n" +
+			"00000300 00 a 01 safe 0 001 ! 00000100 a 0101 | free from danger\n",
+	})
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"toxic", "poisonous", Hypernym},
+		{"poisonous", "toxic", Hyponym},
+		{"safe", "poisonous", 0},
+		{"toxic", "toxic", 0},
+	} {
+		if got := wn.RelateSimilar(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelateSimilar(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+	if got := wn.RelateInfo(wn.Info("toxic"), wn.Info("poisonous")); got != 0 {
+		t.Errorf("RelateInfo(toxic, poisonous) = %08b, want 0: clusters are RelateSimilar's alone", got)
+	}
+}

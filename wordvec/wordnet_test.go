@@ -155,6 +155,26 @@ func TestRelatePlaces(t *testing.T) {
 	}
 }
 
+func TestRelateSimilar(t *testing.T) {
+	wn := DefaultWordNet()
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"toxic", "poisonous", Hypernym},
+		{"poisonous", "toxic", Hyponym},
+		{"large", "huge", Hypernym},
+		{"easy", "simple", Hypernym},
+		{"large", "small", 0}, // antonyms, no cluster of one
+		{"large", "large", 0},
+		{"dog", "animal", 0}, // nouns: RelateInfo's
+	} {
+		if got := wn.RelateSimilar(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelateSimilar(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 // TestReadWordNetPlaces reads hand-made relation files: one written before
 // the places sections existed reads with no places, one with them relates
 // its places and its adjective of a place, one with the first places
