@@ -596,14 +596,15 @@ func phrasalAs(syns []string, verb token, other []token) string {
 			return tk.Lower
 		}
 	}
-	// The opposite as judgeAntonymWords writes it beside the other
-	// side's word as written ("approved": "rejected"), else beside its
+	// The opposite as judgeAntonymWords (or judgeOnlyAntonymWords)
+	// writes it beside the other side's word as written ("approved":
+	// "rejected"; "survived": "died", for "passed away"), else beside its
 	// stem ("approves": "reject").
 	for _, exact := range []bool{true, false} {
 		for _, tk := range other {
-			for i, p := range judgeAntonymWords {
+			for i, p := range phrasalOpposites {
 				for k, w := range p {
-					if (exact && w == tk.Lower || !exact && judgeAntonymStems[i][k] == tk.Stem) && has(judgeAntonymStems[i][1-k]) {
+					if (exact && w == tk.Lower || !exact && phrasalOppositeStems[i][k] == tk.Stem) && has(phrasalOppositeStems[i][1-k]) {
 						return p[1-k]
 					}
 				}
@@ -612,6 +613,13 @@ func phrasalAs(syns []string, verb token, other []token) string {
 	}
 	return ""
 }
+
+// phrasalOpposites are the pairs of opposites phrasalAs writes a verb of
+// two words as, and phrasalOppositeStems their stems.
+var (
+	phrasalOpposites     = slices.Concat(judgeAntonymWords, judgeOnlyAntonymWords)
+	phrasalOppositeStems = stemPairs(phrasalOpposites)
+)
 
 // placed folds RelatePlaces' answer p into the relations r of a claim
 // word and a passage word: a place and its adjective ("England" against
@@ -874,7 +882,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					set(relSynonym)
 				default:
 					opposed = r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] ||
-						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]))
+						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || judgeOnlyAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]))
 				}
 				if opposed {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {

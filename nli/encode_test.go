@@ -163,6 +163,9 @@ func TestJudgeReadsVerdictAntonyms(t *testing.T) {
 		{"The minister denied the report.", "The minister confirmed the report.", "denied", "confirmed", true, false},
 		{"Most senators supported the bill.", "Most senators opposed the bill.", "supported", "opposed", true, false},
 		{"The water was cold.", "The water was hot.", "cold", "hot", true, true},
+		{"The patient survived.", "The patient died.", "survived", "died", true, false},
+		{"The patient survived.", "The patient passed away.", "survived", "passed", true, false}, // written as "died" (samePhrasal)
+		{"The patient survived.", "The patient went home.", "survived", "went", false, false},    // no reach to die's synonyms
 		{"The drug was approved.", "Regulators approved the drug.", "approved", "approved", false, false},
 		// A converse verb in the passive without its agent says what the
 		// other says in the active; in the active, or with its agent, it

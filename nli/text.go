@@ -95,13 +95,7 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 var judgeAntonyms = bothWays(judgeAntonymStems)
 
 // judgeAntonymStems are judgeAntonymWords' stems, pair by pair.
-var judgeAntonymStems = func() [][2]string {
-	out := make([][2]string, len(judgeAntonymWords))
-	for i, p := range judgeAntonymWords {
-		out[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
-	}
-	return out
-}()
+var judgeAntonymStems = stemPairs(judgeAntonymWords)
 
 // judgeAntonymWords are judgeAntonyms' pairs as written.
 var judgeAntonymWords = [][2]string{
@@ -112,6 +106,26 @@ var judgeAntonymWords = [][2]string{
 	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
 	{"signed", "vetoed"}, {"sign", "veto"}, {"signs", "vetoes"}, {"approved", "vetoed"},
 	{"start", "stop"}, {"started", "stopped"}, {"starts", "stops"}, {"began", "stopped"}, {"begin", "stop"},
+}
+
+// judgeOnlyAntonyms pairs stems the judge reads as antonyms as written,
+// without verdictOpposed's reach to WordNet's synonyms (those of "die"
+// include "pass" and "go"): surviving and dying, or being killed. Only the
+// judge reads them (encoder.opposites), as judgeAntonyms.
+var judgeOnlyAntonyms = bothWays(stemPairs(judgeOnlyAntonymWords))
+
+// judgeOnlyAntonymWords are judgeOnlyAntonyms' pairs as written.
+var judgeOnlyAntonymWords = [][2]string{
+	{"survived", "died"}, {"survive", "die"}, {"survives", "dies"}, {"survived", "killed"}, {"survived", "perished"},
+}
+
+// stemPairs returns the stems of pairs of words, pair by pair.
+func stemPairs(pairs [][2]string) [][2]string {
+	out := make([][2]string, len(pairs))
+	for i, p := range pairs {
+		out[i] = [2]string{txt.Stem(p[0]), txt.Stem(p[1])}
+	}
+	return out
 }
 
 // converses pairs stems of verbs ("bought" is buy, "sold" sell) that tell
