@@ -224,25 +224,28 @@ func check(claim, source string, exact bool) []Finding {
 		// Read in the exact reading only: the noun the claim's figure
 		// counts, the end of a span the claim's date names, and a decade
 		// of a round hundred as its century.
-		chead, crole, lasting := "", noRole, false
+		chead, crole, lasting, age := "", noRole, false, false
 		if exact {
-			chead, crole, lasting = cl.head(i), cl.wordRole(i), cl.lengthOfTime(i)
+			chead, crole, lasting, age = cl.head(i), cl.wordRole(i), cl.lengthOfTime(i), cl.ageAtDeath(i)
 			c.q = roundFigure(centuryOf(c.q))
 		}
 		cands = cands[:0]
-		for j, s := range src.found {
-			if lasting && src.spanRole(j) == startRole && !src.parenthesised(j) {
+		for j := range src.found {
+			if lasting && !src.parenthesised(j) || age {
 				// A span of years is a length of time too: "lasted six
-				// years" against "from 1939 to 1945". A span in
-				// parentheses is most often a life ("Pope Innocent III
-				// (1161 – 16 July 1216) held office from 1198"), not the
-				// length the claim speaks of.
-				d := spanLength(s.q, src.found[j+1].q, source)
-				out := relate(c.q, d, exact)
-				if ci, si := figures(c.q, d, exact); ci.within(si) {
-					out = Agrees // a length within the span's
+				// years" against "from 1939 to 1945" or "began in
+				// 1939 and ended in 1945". A span in parentheses is
+				// most often a life ("Pope Innocent III (1161 – 16 July
+				// 1216) held office from 1198"), not the length the
+				// claim speaks of, unless the claim gives an age at
+				// death ("was 45 when she died").
+				if d, out, ok := src.spanAgainst(j, c.q, age, source); ok {
+					cands = append(cands, candidate{q: d, score: shared(cctx, sctx(j)), outcome: out})
 				}
-				cands = append(cands, candidate{q: d, score: shared(cctx, sctx(j)), outcome: out})
+			}
+			s := src.found[j]
+			if age {
+				continue // an age is judged against a life only
 			}
 			if !compatible(c.q, s.q) || exact && (!rankComparable(c.q, s.q) || !yearComparable(c.q, s.q)) {
 				continue
@@ -365,6 +368,113 @@ func (a analysis) lengthOfTime(i int) bool {
 		}
 	}
 	return false
+}
+
+// ageWords, before a claim's plain number, make it an age: "died at
+// 45", "died aged 45", "at the age of 45".
+var ageWords = txt.Set("aged", "age", "at")
+
+// ageAtDeath reports whether claim quantity i is an age at death: a plain
+// number or a number of years ("45", "45 years") after "aged", "at the
+// age of" or "died at", or before "when he (she, they) died" ("was 45
+// when she died").
+func (a analysis) ageAtDeath(i int) bool {
+	f := a.found[i]
+	if f.q.Kind != Number && (f.q.Kind != Measure || f.q.Unit != "year") || f.q.bounded() {
+		return false
+	}
+	word := func(k int) string {
+		if k < 0 || k >= len(a.toks) || a.toks[k].Kind != tWord {
+			return ""
+		}
+		return strings.ToLower(a.toks[k].Text)
+	}
+	after := f.te
+	for after < len(a.toks) && (word(after) == "years" || word(after) == "old") {
+		after++
+	}
+	if word(after) == "when" && (word(after+2) == "died" || word(after+3) == "died") {
+		return true
+	}
+	before := word(f.ts - 1)
+	if before == "of" && word(f.ts-2) == "age" {
+		before = "age"
+	}
+	if !ageWords[before] {
+		return false
+	}
+	for _, t := range a.toks {
+		if t.Kind == tWord && (strings.EqualFold(t.Text, "died") || strings.EqualFold(t.Text, "death")) {
+			return true
+		}
+	}
+	return false
+}
+
+// spanEnd returns the date that closes a span source date j opens: the
+// next date when the two are joined ("from 1939 to 1945", spanRole) or
+// when words give j a start and the next an end ("began in 1939 and
+// ended in 1945", "was born in 1920 and died in 1965"); -1 for none.
+func (a analysis) spanEnd(j int) int {
+	switch {
+	case a.spanRole(j) == startRole:
+		return j + 1
+	case j+1 < len(a.found) && a.found[j+1].q.dated() && a.wordRole(j).side() == startRole && a.wordRole(j+1) == endRole:
+		return j + 1
+	}
+	return -1
+}
+
+// spanAgainst relates a claim's length of time in years, or its age at
+// death (age: a plain number, read in years), to the span source date j
+// opens (spanEnd): the span, how the claim's figure relates to it, and
+// false when j opens none.
+func (a analysis) spanAgainst(j int, claim Quantity, age bool, source string) (Quantity, Outcome, bool) {
+	end := a.spanEnd(j)
+	if end < 0 {
+		return Quantity{}, NotCompared, false
+	}
+	d := spanLength(a.found[j].q, a.found[end].q, source)
+	if age {
+		d = ageLength(a.found[j].q, a.found[end].q, source)
+		claim.Kind, claim.Unit = Measure, "year" // "45" is 45 years
+	}
+	out := relate(claim, d, true)
+	if ci, si := figures(claim, d, true); ci.within(si) || age && claim.Value >= d.Value && claim.Value <= d.High {
+		out = Agrees // a length within the span's, an age the two years allow
+	}
+	return d, out, true
+}
+
+// AgeAtDeath relates a claim's age at death ("She was 45 when she
+// died.", "died at the age of 44") to the life the source gives ("born
+// in 1920 and died in 1965", "(27 January 1756 – 5 December 1791)"):
+// Agrees when the age is one the two years allow, Conflicts when it is
+// none, NotCompared when the claim gives no age or the source no life.
+func AgeAtDeath(claim, source string) Outcome {
+	cl := analyse(claim, maxClaimQuantities, true)
+	for i, c := range cl.found {
+		if !cl.ageAtDeath(i) {
+			continue
+		}
+		src := analyse(source, maxSourceQuantities, true)
+		for j := range src.found {
+			if _, out, ok := src.spanAgainst(j, c.q, true, source); ok && out != Unsettled {
+				return out
+			}
+		}
+		return NotCompared
+	}
+	return NotCompared
+}
+
+// ageLength returns the age at death of one born at start and dead at
+// end: "1920" to "1965" is 44 or 45 years, by whether the birthday came
+// before the death in its year.
+func ageLength(start, end Quantity, source string) Quantity {
+	n := end.High - start.Value
+	return Quantity{Kind: Measure, Unit: "year", Value: max(0, n-1), High: n, Bound: Between, Step: 1,
+		Start: start.Start, End: end.End, Text: source[start.Start:end.End]}
 }
 
 // spanLength returns the length in years of the span from start to end

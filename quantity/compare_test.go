@@ -233,7 +233,11 @@ func TestCompareExact(t *testing.T) {
 		{"a length within a span", "The war lasted six years.", "The war lasted from 1939 to 1945.", unsettled, ok},
 		{"a length against a span", "The war lasted ten years.", "The war lasted from 1939 to 1945.", unsettled, bad("ten years", "1939 to 1945")},
 		{"a length for a span", "He was king for 30 years.", "He reigned from 1830 to 1850.", unsettled, bad("30 years", "1830 to 1850")},
+		{"a length within a span its words open and close", "The war lasted six years.", "The war began in 1939 and ended in 1945.", unsettled, ok},
+		{"a length against a span its words open and close", "The war lasted ten years.", "The war began in 1939 and ended in 1945.", unsettled, bad("ten years", "1939 and ended in 1945")},
 		{"an age is no length", "He was 40 years old.", "He reigned from 1830 to 1850.", unsettled, unsettled},
+		{"an age at death the life allows", "She was 45 when she died.", "She was born in 1920 and died in 1965.", unsettled, ok},
+		{"an age at death the life does not allow", "She was 60 when she died.", "She was born in 1920 and died in 1965.", unsettled, bad("60", "1920 and died in 1965")},
 		{"a life in parentheses is no length", "He held office for over 20 years.", "Pope Innocent III (1161 – 16 July 1216) held office from 1198.", unsettled, unsettled},
 		{"a year within the claim's century", "The singer died in the 21st century.", "The singer died in 2016.", unsettled, ok},
 		{"a year outside the claim's century", "The singer died in the 20th century.", "The singer died in 2016.", unsettled, bad("20th century", "2016")},
@@ -429,5 +433,29 @@ func TestCheckBoundsWork(t *testing.T) {
 	late := strings.Repeat("7 ", maxSourceQuantities) + "99 cats"
 	if got := Check("99 cats", late); len(got) != 1 || got[0].Outcome == Agrees {
 		t.Errorf("Check found a figure past the source limit: %+v", got)
+	}
+}
+
+func TestAgeAtDeath(t *testing.T) {
+	const life = "She was born in 1920 and died in 1965."
+	for _, tt := range []struct {
+		claim, source string
+		want          Outcome
+	}{
+		{"She was 45 when she died.", life, Agrees},
+		{"She died at the age of 44.", life, Agrees}, // her birthday later in the year than her death
+		{"She was 46 when she died.", life, Conflicts},
+		{"She died aged 60.", life, Conflicts},
+		{"She was 45 years old when she died.", life, Agrees},
+		{"Mozart died at 35.", "Wolfgang Amadeus Mozart (27 January 1756 – 5 December 1791) was a prolific composer.", Agrees},
+		{"She died at 45.", "She died in 1965 in Paris.", NotCompared}, // no life
+		{"She died in 1965.", life, NotCompared},                       // no age
+		{"She was over 40 when she died.", life, NotCompared},          // a bound
+		{"She was 45 when she married.", life, NotCompared},            // no death
+		{"The team was at 45 points.", life, NotCompared},              // no death either
+	} {
+		if got := AgeAtDeath(tt.claim, tt.source); got != tt.want {
+			t.Errorf("AgeAtDeath(%q, %q) = %v, want %v", tt.claim, tt.source, got, tt.want)
+		}
 	}
 }

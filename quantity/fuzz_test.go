@@ -74,5 +74,8 @@ func FuzzCompare(f *testing.F) {
 				t.Fatalf("(%q, %q) = %+v: OK but not applicable", claim, source, nc)
 			}
 		}
+		if out := AgeAtDeath(claim, source); out == Unsettled {
+			t.Fatalf("AgeAtDeath(%q, %q) = %v: an age is settled or not compared", claim, source, out)
+		}
 	})
 }

@@ -1,0 +1,39 @@
+package nli
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/quantity"
+)
+
+// The age rule: "She was 45 when she died." against "She was born in
+// 1920 and died in 1965." The networks read the claim's 45 against the
+// passage's two years as figures in conflict (contradiction 0.61);
+// quantity.AgeAtDeath reads the age the two years allow (44 or 45).
+
+// ageFrame are the claim's words that frame an age at death, which the
+// passage need not repeat ("Mozart died at 35." against "Mozart (1756 –
+// 1791) was a composer.").
+var ageFrame = set("died", "dies", "die", "death", "age", "aged", "old", "years", "when")
+
+// ageRule moves the judgment to entailment when the claim's age at death
+// is one the passage's life allows, to contradiction when it is none
+// (see byVerdict), provided the passage has every other content word of
+// the claim (the age and its frame aside).
+func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	framed := func(w string) bool {
+		return ageFrame[w] || numberWords[w] != "" || strings.IndexFunc(w, unicode.IsDigit) >= 0
+	}
+	if !mentions(c, ageFrame) || !coversBut(c, p.stems, stemsWhere(c, framed)) {
+		return j
+	}
+	switch quantity.AgeAtDeath(c.raw, p.raw) {
+	case quantity.Agrees:
+		return byVerdict(1, j)
+	case quantity.Conflicts:
+		return byVerdict(-1, j)
+	}
+	return j
+}
