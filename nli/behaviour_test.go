@@ -73,6 +73,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the head of an adjective's cluster", "The plant is toxic to cats.", "The plant is poisonous to cats.", Entail},
 		{"the head of another cluster", "The house is small.", "The house is huge.", Contradict},
 		{"an adjective's cluster, easy", "The task was easy.", "The task was simple.", Entail},
+		{"a superlative the passage ranks lower", "The bridge is the longest in the world.", "The bridge is the third-longest suspension bridge in the world.", Contradict},
+		{"a superlative the passage ranks the same", "The bridge is the third longest in the world.", "The bridge is the third-longest suspension bridge in the world.", Entail},
 		{"an age at death the life allows", "She was 45 when she died.", "She was born in 1920 and died in 1965.", Entail},
 		{"an age at death the life does not allow", "She was 60 when she died.", "She was born in 1920 and died in 1965.", Contradict},
 		{"an age at death against a life in parentheses", "Mozart died at 35.", "Wolfgang Amadeus Mozart (27 January 1756 – 5 December 1791) was a prolific composer.", Entail},

@@ -193,3 +193,48 @@ func figureAfter(qs []quantity.Quantity, at, other int) (quantity.Quantity, bool
 func comparisonRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 	return byVerdict(comparisonVerdict(c, p), j)
 }
+
+// rankRule moves all but negKeep of the entailment to contradiction when
+// the passage ranks the claim's superlative otherwise (ranksConflict)
+// and has every other content word of the claim: "The bridge is the
+// longest in the world." against "The bridge is the third longest
+// suspension bridge in the world." was a near tie (0.43 / 0.53), the
+// conflict reaching the networks as one global input among many. A
+// negated claim is left to them, and so is a passage that ranks
+// something else (rankedSubject).
+func rankRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	if c.negs > 0 || !ranksConflict(c.toks, p.toks) || !rankedSubject(c, p) {
+		return j
+	}
+	ranked := func(w string) bool { return superlatives[w] || ordinalWords[w] != 0 }
+	if !coversBut(c, p.stems, stemsWhere(c, ranked)) {
+		return j
+	}
+	return toContradiction(j)
+}
+
+// rankedSubject reports whether the passage ranks the claim's subject:
+// a content word the claim has before its verb ("The bridge is the
+// longest ...") comes before the passage's first superlative. "Helium is
+// the second most abundant element in the known universe, after
+// hydrogen." ranks helium, not "The element hydrogen" of the claim.
+func rankedSubject(c, p *text) bool {
+	subject := map[string]bool{}
+	for _, tk := range c.toks {
+		if passiveMarks[tk.Lower] || tk.Lower == "remains" || tk.Lower == "remained" {
+			break
+		}
+		if !stopwords[tk.Lower] && !tk.Num {
+			subject[tk.Stem] = true
+		}
+	}
+	for _, tk := range p.toks {
+		if superlatives[tk.Lower] {
+			return false
+		}
+		if subject[tk.Stem] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,10 @@
 package nli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/verity-fc/verity/evidence"
+)
 
 func TestComparisonVerdict(t *testing.T) {
 	const rivers = "The river is 1,200 km long, while the Danube is 2,850 km long."
@@ -35,6 +39,25 @@ func TestComparisonVerdict(t *testing.T) {
 	for _, tt := range tests {
 		if got := comparisonVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
 			t.Errorf("comparisonVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
+func TestRankRule(t *testing.T) {
+	const bridge = "The bridge is the third-longest suspension bridge in the world."
+	for _, tt := range []struct {
+		claim, passage string
+		want           bool // the rule applies
+	}{
+		{"The bridge is the longest in the world.", bridge, true},
+		{"The bridge is the third longest in the world.", bridge, false}, // the same rank
+		{"The bridge is not the longest in the world.", bridge, false},   // negated: the networks'
+		{"The tunnel is the longest in the world.", bridge, false},       // "tunnel" is not in the passage
+		{"The element hydrogen is the most abundant in the universe.", "Helium is the second most abundant element in the known universe, after hydrogen.", false},
+	} {
+		j := evidence.Judgment{Entail: 0.8, Neutral: 0.1, Contradict: 0.1}
+		if got := rankRule(analyse(tt.claim), analyse(tt.passage), j) != j; got != tt.want {
+			t.Errorf("rankRule(%q, %q) applied %t, want %t", tt.claim, tt.passage, got, tt.want)
 		}
 	}
 }

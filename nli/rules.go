@@ -481,7 +481,8 @@ func statesWhole(c, p *text) bool {
 //   - a passage that says the claim's amount changed the other way
 //     (changeRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), a life that allows the claim's age at
-//     death or does not (ageRule), that there is no link between the things
+//     death or does not (ageRule), another rank of the claim's
+//     superlative (rankRule), that there is no link between the things
 //     the claim says one causes in the other (noLinkRule), that calls the
 //     claim a myth or false (debunkRule), or a ratio
 //     of risks the other way than the claim's (ratioRule), that its
@@ -524,6 +525,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = changeRule(c, p, j)
 	j = multipleRule(c, p, j)
 	j = ageRule(c, p, j)
+	j = rankRule(c, p, j)
 	j = noLinkRule(c, p, j)
 	j = debunkRule(c, p, j)
 	j = ratioRule(c, p, j)
