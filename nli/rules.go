@@ -482,7 +482,8 @@ func statesWhole(c, p *text) bool {
 //     (changeRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), a life that allows the claim's age at
 //     death or does not (ageRule), another rank of the claim's
-//     superlative (rankRule), that there is no link between the things
+//     superlative (rankRule), a move away from the claim's place
+//     (movedRule), that there is no link between the things
 //     the claim says one causes in the other (noLinkRule), that calls the
 //     claim a myth or false (debunkRule), or a ratio
 //     of risks the other way than the claim's (ratioRule), that its
@@ -526,6 +527,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = multipleRule(c, p, j)
 	j = ageRule(c, p, j)
 	j = rankRule(c, p, j)
+	j = movedRule(c, p, j)
 	j = noLinkRule(c, p, j)
 	j = debunkRule(c, p, j)
 	j = ratioRule(c, p, j)
