@@ -6,7 +6,8 @@ import (
 )
 
 // The maker rule: "Shakespeare wrote Don Quixote." against "Don Quixote
-// is a Spanish novel by Miguel de Cervantes." The passage fills the slot
+// is a Spanish novel by Miguel de Cervantes.", and "Brazil won the 2010
+// World Cup." against "Spain won the 2010 FIFA World Cup." The passage fills the slot
 // of the work's maker with another name, so it contradicts the claim
 // (the issue's "same slot of the same event"), where the networks read
 // the shared title as entailment (0.68) and the opening-name rule, which
@@ -22,7 +23,15 @@ var makerVerbs = map[string]string{
 	"designed": "design", "design": "design", "produced": "produce", "produce": "produce",
 	"founded": "found", "invented": "invent", "invent": "invent",
 	"illustrated": "illustrate", "illustrate": "illustrate", "developed": "develop", "develop": "develop",
+	"won": "win", "win": "win", "hosted": "host", "host": "host",
 }
+
+// yearSlots are the verbs whose agent is one for an event of a year: one
+// winner of "the 2010 World Cup", one host of "the 2012 Summer Olympics".
+// The claim's work must name its year ("Brazil won the World Cup" is
+// true of other years), and the passage may name the other agent before
+// the verb ("Spain won the 2010 FIFA World Cup").
+var yearSlots = set("win", "host")
 
 // firstMakers are the verbs whose agent a work's "by" names with no verb
 // ("a novel by Cervantes", "a song by Linkin Park", "a 1960 film by
@@ -107,8 +116,11 @@ func otherMaker(c, p *text) int {
 	if !ok {
 		return 0
 	}
-	titled := false
+	titled, dated := false, false
 	for i, tk := range m.work {
+		if tk.Num && len(tk.Lower) == 4 && p.stems[tk.Stem] {
+			dated = true
+		}
 		if stopwords[tk.Lower] || tk.Num {
 			continue
 		}
@@ -116,6 +128,11 @@ func otherMaker(c, p *text) int {
 			return 0
 		}
 		titled = titled || tk.Cap || i == 0 && m.passive
+	}
+	if yearSlots[m.verb] {
+		// "the 2012 presidential election" names its event by the year;
+		// "won a Grammy in 2009" names one of many.
+		titled = dated && len(m.work) > 0 && m.work[0].Lower == "the"
 	}
 	if !titled {
 		return 0
@@ -128,6 +145,15 @@ func otherMaker(c, p *text) int {
 	}
 	other := false
 	for b, tk := range p.toks {
+		if yearSlots[m.verb] && makerVerbs[tk.Lower] == m.verb {
+			// The other agent before the verb: "Spain won the 2010
+			// FIFA World Cup".
+			names := namesBefore(p.toks, b)
+			if sharesStem(names, m.maker) {
+				return 0
+			}
+			other = other || len(names) > 0
+		}
 		if tk.Lower != "by" || b == 0 {
 			continue
 		}
@@ -137,12 +163,8 @@ func otherMaker(c, p *text) int {
 			continue
 		}
 		names := namesAfter(p.toks, b+1)
-		for _, n := range names {
-			for _, mk := range m.maker {
-				if n.Stem == mk.Stem {
-					return 0
-				}
-			}
+		if sharesStem(names, m.maker) {
+			return 0
 		}
 		if same && len(names) > 0 {
 			other = true
@@ -198,4 +220,37 @@ func makerRule(c, p *text, j evidence.Judgment) (evidence.Judgment, bool) {
 		return j, false
 	}
 	return j, true
+}
+
+// namesBefore returns the capitalised words, and the words that join
+// names, right before toks[i], back to the first other word; the word
+// that opens the text counts as capitalised unless it is a function word
+// ("London hosted ..."), and a pronoun is no name ("Biography She won").
+func namesBefore(toks []token, i int) []token {
+	named := func(k int) bool {
+		return !pronouns[toks[k].Lower] && (toks[k].Cap || k == 0 && !stopwords[toks[k].Lower] && !toks[k].Num)
+	}
+	k := i
+	for k > 0 && (named(k-1) || nameLinks[toks[k-1].Lower]) {
+		k--
+	}
+	var names []token
+	for j := k; j < i; j++ {
+		if named(j) {
+			names = append(names, toks[j])
+		}
+	}
+	return names
+}
+
+// sharesStem reports whether a word of a has the stem of a word of b.
+func sharesStem(a, b []token) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Stem == y.Stem {
+				return true
+			}
+		}
+	}
+	return false
 }
