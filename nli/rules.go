@@ -483,7 +483,7 @@ func statesWhole(c, p *text) bool {
 //     "halved" (multipleRule), a life that allows the claim's age at
 //     death or does not (ageRule), another rank of the claim's
 //     superlative (rankRule), a move away from the claim's place
-//     (movedRule), that there is no link between the things
+//     (movedRule), a schedule missed or kept the other way (scheduleRule), that there is no link between the things
 //     the claim says one causes in the other (noLinkRule), that calls the
 //     claim a myth or false (debunkRule), or a ratio
 //     of risks the other way than the claim's (ratioRule), that its
@@ -528,6 +528,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = ageRule(c, p, j)
 	j = rankRule(c, p, j)
 	j = movedRule(c, p, j)
+	j = scheduleRule(c, p, j)
 	j = noLinkRule(c, p, j)
 	j = debunkRule(c, p, j)
 	j = ratioRule(c, p, j)
