@@ -214,8 +214,10 @@ func rankRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 }
 
 // rankedSubject reports whether the passage ranks the claim's subject:
-// a content word the claim has before its verb ("The bridge is the
-// longest ...") comes before the passage's first superlative. "Helium is
+// every content word the claim has before its verb ("The bridge is the
+// longest ...") comes before the passage's first superlative; one word
+// of a name is not enough ("Stadio Giuseppe Meazza" against "Stadio San
+// Paolo ... is the third largest"). "Helium is
 // the second most abundant element in the known universe, after
 // hydrogen." ranks helium, not "The element hydrogen" of the claim.
 func rankedSubject(c, p *text) bool {
@@ -228,11 +230,15 @@ func rankedSubject(c, p *text) bool {
 			subject[tk.Stem] = true
 		}
 	}
+	if len(subject) == 0 {
+		return false
+	}
 	for _, tk := range p.toks {
 		if superlatives[tk.Lower] {
 			return false
 		}
-		if subject[tk.Stem] {
+		delete(subject, tk.Stem)
+		if len(subject) == 0 {
 			return true
 		}
 	}

@@ -53,6 +53,7 @@ func TestRankRule(t *testing.T) {
 		{"The bridge is the third longest in the world.", bridge, false}, // the same rank
 		{"The bridge is not the longest in the world.", bridge, false},   // negated: the networks'
 		{"The tunnel is the longest in the world.", bridge, false},       // "tunnel" is not in the passage
+		{"Stadio Giuseppe Meazza is the largest football stadium in Italy.", "Stadio San Paolo is a stadium in Naples, Italy, and is the third largest football stadium in Italy.", false}, // another stadium
 		{"The element hydrogen is the most abundant in the universe.", "Helium is the second most abundant element in the known universe, after hydrogen.", false},
 	} {
 		j := evidence.Judgment{Entail: 0.8, Neutral: 0.1, Contradict: 0.1}
