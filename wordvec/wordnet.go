@@ -384,6 +384,9 @@ type WordInfo struct {
 	// sorted.
 	places []int32
 	wholes []int32
+	// heads are the heads of the clusters the word's adjective senses
+	// are satellites of (RelateSimilar), sorted.
+	heads []int32
 	// primary is the place the word names first, -1 for none: from the
 	// file's first places, its commonest noun sense when that is a place,
 	// else the place its commonest adjective sense is of ("American": the
@@ -431,6 +434,14 @@ func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
+	for _, s := range wi.senses {
+		for _, h := range wn.heads[s] {
+			if !slices.Contains(wi.heads, h) {
+				wi.heads = append(wi.heads, h)
+			}
+		}
+	}
+	slices.Sort(wi.heads)
 	wi.places = wi.senses
 	for _, s := range wi.senses {
 		for _, p := range wn.pertains[s] {
@@ -554,22 +565,20 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 // Hyponym for the reverse. A satellite says more than its head, as
 // "dog" says more than "animal". Words that share a sense get nothing.
 func (wn *WordNet) RelateSimilar(a, b *WordInfo) Rel {
-	if wn.heads == nil || !a.Known() || !b.Known() {
+	if !a.Known() || !b.Known() || len(a.heads) == 0 && len(b.heads) == 0 {
 		return 0
 	}
-	var r Rel
 	for _, x := range a.senses {
-		for _, y := range b.senses {
-			if x == y {
-				return 0
-			}
-			if slices.Contains(wn.heads[y], x) {
-				r |= Hypernym
-			}
-			if slices.Contains(wn.heads[x], y) {
-				r |= Hyponym
-			}
+		if slices.Contains(b.senses, x) {
+			return 0
 		}
+	}
+	var r Rel
+	if anyIn(a.senses, b.heads) {
+		r |= Hypernym
+	}
+	if anyIn(b.senses, a.heads) {
+		r |= Hyponym
 	}
 	return r
 }
