@@ -434,14 +434,7 @@ func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
 		frontier = next
 	}
 	slices.Sort(wi.ancestors)
-	for _, s := range wi.senses {
-		for _, h := range wn.heads[s] {
-			if !slices.Contains(wi.heads, h) {
-				wi.heads = append(wi.heads, h)
-			}
-		}
-	}
-	slices.Sort(wi.heads)
+	wi.heads = gather(wi.senses, wn.heads)
 	wi.places = wi.senses
 	for _, s := range wi.senses {
 		for _, p := range wn.pertains[s] {
@@ -477,15 +470,34 @@ func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
 			from = wi.places[len(wi.senses):]
 		}
 	}
-	for _, s := range from {
-		for _, w := range wn.wholes[s] {
-			if !slices.Contains(wi.wholes, w) {
-				wi.wholes = append(wi.wholes, w)
+	wi.wholes = gather(from, wn.wholes)
+	return wi
+}
+
+// gather returns the synsets that of lists for any of senses, each once,
+// sorted: the places a word's places lie within, the heads of its
+// adjective clusters.
+func gather(senses []int32, of map[int32][]int32) []int32 {
+	var out []int32
+	for _, s := range senses {
+		for _, x := range of[s] {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
 			}
 		}
 	}
-	slices.Sort(wi.wholes)
-	return wi
+	slices.Sort(out)
+	return out
+}
+
+// shareSense reports whether two words share a sense.
+func shareSense(a, b *WordInfo) bool {
+	for _, x := range a.senses {
+		if slices.Contains(b.senses, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // RelateInfo is Relate over words analysed by Info.
@@ -504,10 +516,8 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 			}
 		}
 	}
-	for _, x := range a.senses {
-		if slices.Contains(b.senses, x) {
-			return r | Synonym
-		}
+	if shareSense(a, b) {
+		return r | Synonym
 	}
 	if anyIn(a.senses, b.ancestors) {
 		r |= Hypernym
@@ -538,10 +548,8 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 	if !a.Known() || !b.Known() || (len(a.wholes) == 0 && len(b.wholes) == 0 && len(a.places) == len(a.senses) && len(b.places) == len(b.senses)) {
 		return 0
 	}
-	for _, x := range a.senses {
-		if slices.Contains(b.senses, x) {
-			return 0
-		}
+	if shareSense(a, b) {
+		return 0
 	}
 	var r Rel
 	for _, x := range a.places {
@@ -568,10 +576,8 @@ func (wn *WordNet) RelateSimilar(a, b *WordInfo) Rel {
 	if !a.Known() || !b.Known() || len(a.heads) == 0 && len(b.heads) == 0 {
 		return 0
 	}
-	for _, x := range a.senses {
-		if slices.Contains(b.senses, x) {
-			return 0
-		}
+	if shareSense(a, b) {
+		return 0
 	}
 	var r Rel
 	if anyIn(a.senses, b.heads) {
