@@ -1,9 +1,6 @@
 package nli
 
 import (
-	"strings"
-	"unicode"
-
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/quantity"
 )
@@ -23,10 +20,9 @@ var ageFrame = set("died", "dies", "die", "death", "age", "aged", "old", "years"
 // (see byVerdict), provided the passage has every other content word of
 // the claim (the age and its frame aside).
 func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
-	framed := func(w string) bool {
-		return ageFrame[w] || numberWords[w] != "" || strings.IndexFunc(w, unicode.IsDigit) >= 0
-	}
-	if !mentions(c, ageFrame) || !coversBut(c, p.stems, stemsWhere(c, framed)) {
+	// quantity.AgeAtDeath reads an age only in a claim that says "died"
+	// or "death"; the claim's figures are no content words.
+	if !c.lowers["died"] && !c.lowers["death"] || !coversBut(c, p.stems, stemsWhere(c, func(w string) bool { return ageFrame[w] })) {
 		return j
 	}
 	switch quantity.AgeAtDeath(c.raw, p.raw) {

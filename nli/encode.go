@@ -93,42 +93,42 @@ const (
 // direction is +1 for words of rising, gaining, more and later, -1 for
 // falling, losing, fewer and earlier. Two aligned words of opposite
 // direction reach the model as a relation, whatever their vectors say.
-var direction = func() map[string]int8 {
-	m := map[string]int8{}
-	for _, w := range strings.Fields(`rise rises rose risen rising increase increases increased increasing grow grows grew grown
+var direction = directions(
+	`rise rises rose risen rising increase increases increased increasing grow grows grew grown
 		growing gain gains gained gaining climb climbs climbed soar soars soared surge surged jump jumped up higher
 		highest more most greater larger bigger expand expanded expands boost boosted raise raised raises exceed exceeded
 		above over after later since following win wins won winning improve improved improves ahead top peak peaked
-		upward upwards double doubled triple tripled advance advanced strengthen strengthened add added`) {
-		m[w] = 1
-	}
-	for _, w := range strings.Fields(`fall falls fell fallen falling decline declines declined declining decrease decreases
+		upward upwards double doubled triple tripled advance advanced strengthen strengthened add added`,
+	`fall falls fell fallen falling decline declines declined declining decrease decreases
 		decreased decreasing drop drops dropped dropping shrink shrinks shrank shrunk lose loses lost losing sink sank
 		plunge plunged slump slumped down lower lowest less least fewer smaller reduce reduced reduces cut cuts cutting
 		below under before earlier prior preceding lose worsen worsened weaken weakened downward downwards halve halved
-		retreat retreated behind bottom slip slipped contract contracted`) {
-		m[w] = -1
-	}
-	return m
-}()
+		retreat retreated behind bottom slip slipped contract contracted`,
+)
 
 // judgeDirections are direction words the training encoder's list
 // (direction) lacks, which the judge reads (encoder.moreDirections):
 // other forms of its verbs of amount and verbs of change it leaves out,
 // not verbs of motion that captions use of bodies ("jumps", "climbing",
 // "slides", "lifted").
-var judgeDirections = func() map[string]int8 {
+var judgeDirections = directions(
+	`boosts boosting surges surging doubles triples heighten heightens heightened
+		strengthens improves improving rocketed widened widens expanding`,
+	`lowers lowered lowering reducing lessen lessens lessened diminish diminishes
+		diminished shrinking plunges plunging slumps slashed halves weakens worsens`,
+)
+
+// directions maps the words of up to +1 and those of down to -1.
+func directions(up, down string) map[string]int8 {
 	m := map[string]int8{}
-	for _, w := range strings.Fields(`lowers lowered lowering reducing lessen lessens lessened diminish diminishes
-		diminished shrinking plunges plunging slumps slashed halves weakens worsens`) {
-		m[w] = -1
-	}
-	for _, w := range strings.Fields(`boosts boosting surges surging doubles triples heighten heightens heightened
-		strengthens improves improving rocketed widened widens expanding`) {
+	for _, w := range strings.Fields(up) {
 		m[w] = 1
 	}
+	for _, w := range strings.Fields(down) {
+		m[w] = -1
+	}
 	return m
-}()
+}
 
 // dir is the direction a word tells (direction), for the judge with
 // judgeDirections.
