@@ -230,6 +230,7 @@ func (a *Aligner) judgePassage(c *text, passage string) evidence.Judgment {
 	if a.DropAsides {
 		passage = dropAsides(c, passage)
 	}
+	passage = expandAbbreviations(c.raw, passage)
 	j := judgeFocused(a.judge, c, passage)
 	if a.old == nil || a.OldWeight <= 0 {
 		return j

@@ -25,6 +25,9 @@ func TestBehaviourBothWays(t *testing.T) {
 		singer  = "Paul McCartney was born in Liverpool in 1942."
 		tower   = "The Eiffel Tower is a wrought-iron tower in Paris."
 		museum  = "The museum is open every day except Monday."
+		// abbreviations, one written out in the claim, one defined
+		stemCells = "iHepSCs can be stably expanded in vitro and possess the potential of bidirectional differentiation into both hepatocytic and cholangiocytic lineages."
+		ligand    = "We studied pyridostatin (PDS), a G-quadruplex ligand. Remarkably, PDS increases DSB accumulation in HR-defective cells."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
@@ -233,6 +236,10 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a converse verb in the active", "Microsoft sold the company.", "Microsoft bought the company in 2014 for $2.5 billion.", Contradict},
 		{"a comparison the figures bear out", "The river is shorter than the Danube.", "The river is 1,200 km long, while the Danube is 2,850 km long.", Entail},
 		{"a comparison the figures refute", "The river is longer than the Danube.", "The river is 1,200 km long, while the Danube is 2,850 km long.", Contradict},
+		{"an abbreviation for the claim's words agrees", "Induced hepatic stem cells possess the potential to differentiate into hepatocytic cells.", stemCells, Entail},
+		{"an abbreviation for the claim's words disagrees", "Induced hepatic stem cells cannot differentiate into hepatocytic cells.", stemCells, Contradict},
+		{"an abbreviation the passage defines agrees", "Pyridostatin increases double-strand breaks.", ligand, Entail},
+		{"an abbreviation the passage defines disagrees", "Pyridostatin reduces double-strand breaks.", ligand, Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

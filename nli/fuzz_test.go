@@ -18,6 +18,8 @@ func FuzzPredict(f *testing.F) {
 		{"The company was sold for $2.5 billion.", "Microsoft bought the company in 2014 for $2.5 billion."},
 		{"Obama was the president.", "Biden is the president."},
 		{"Building work started in 1933.", "Work was completed at the start of 2024. It opened (1937 – 1990) to traffic."},
+		{"Induced hepatic stem cells differentiate.", "iHepSCs (iHepSCs) differentiate. AB Bank (AB) grew; AB fell."},
+		{"The UN DOE PAI-1 of of", "United Nations Department of Energy (DOE) plasminogen activator inhibitor-1 (PAI-1) DOE"},
 		{"x is longer than than", "except except, 100% of of"},
 		{"", ""},
 	} {
