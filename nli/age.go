@@ -17,7 +17,8 @@ var ageFrame = set("died", "dies", "die", "death", "age", "aged", "old", "years"
 
 // ageRule moves the judgment to entailment when the claim's age at death
 // is one the passage's life allows, to contradiction when it is none
-// (see byVerdict), provided the passage has every other content word of
+// (see byVerdict), and both to neutral when the passage gives no life nor
+// age (lifeWords), provided the passage has every other content word of
 // the claim (the age and its frame aside).
 func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 	// quantity.AgeAtDeath reads an age only in a claim that says "died"
@@ -30,6 +31,17 @@ func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 		return byVerdict(1, j)
 	case quantity.Conflicts:
 		return byVerdict(-1, j)
+	case quantity.NotCompared:
+		if !mentions(p, lifeWords) && quantity.GivesAgeAtDeath(c.raw) {
+			return entailToNeutral(toNeutral(j), offTopicKeep)
+		}
 	}
 	return j
 }
+
+// lifeWords are the words with which a passage may give an age or a
+// birth. A passage with none of them and no life that AgeAtDeath reads
+// neither gives nor denies the claim's age at death: "She died at 45."
+// against "She died in 1965 in Paris." was contradiction 0.65, the
+// networks reading 45 against 1965 as figures in conflict.
+var lifeWords = set("born", "birth", "age", "aged", "old", "ages")

@@ -468,6 +468,19 @@ func AgeAtDeath(claim, source string) Outcome {
 	return NotCompared
 }
 
+// GivesAgeAtDeath reports whether claim gives an age at death that
+// AgeAtDeath reads ("She died at 45."), so that a source without a life
+// can be told from a claim without an age.
+func GivesAgeAtDeath(claim string) bool {
+	cl := analyse(claim, maxClaimQuantities, true)
+	for i := range cl.found {
+		if cl.ageAtDeath(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // ageLength returns the age at death of one born at start and dead at
 // end: "1920" to "1965" is 44 or 45 years, by whether the birthday came
 // before the death in its year.

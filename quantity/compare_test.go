@@ -457,5 +457,11 @@ func TestAgeAtDeath(t *testing.T) {
 		if got := AgeAtDeath(tt.claim, tt.source); got != tt.want {
 			t.Errorf("AgeAtDeath(%q, %q) = %v, want %v", tt.claim, tt.source, got, tt.want)
 		}
+		// A claim gives an age when AgeAtDeath settles it, or when only
+		// the source's life is missing.
+		wantAge := tt.want != NotCompared || tt.source != life
+		if got := GivesAgeAtDeath(tt.claim); got != wantAge {
+			t.Errorf("GivesAgeAtDeath(%q) = %v, want %v", tt.claim, got, wantAge)
+		}
 	}
 }

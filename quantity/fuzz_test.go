@@ -76,6 +76,8 @@ func FuzzCompare(f *testing.F) {
 		}
 		if out := AgeAtDeath(claim, source); out == Unsettled {
 			t.Fatalf("AgeAtDeath(%q, %q) = %v: an age is settled or not compared", claim, source, out)
+		} else if out != NotCompared && !GivesAgeAtDeath(claim) {
+			t.Fatalf("AgeAtDeath(%q, %q) = %v, but GivesAgeAtDeath finds no age", claim, source, out)
 		}
 	})
 }
