@@ -82,7 +82,81 @@ func parseDecimal(s string) (float64, error) {
 	return strconv.ParseFloat(strings.ReplaceAll(s, "·", "."), 64)
 }
 
-// ratioRule applies ratioVerdict (see byVerdict).
+// ratioRule applies ratioVerdict, or else likelihoodVerdict (see
+// byVerdict).
 func ratioRule(c, p *text, j evidence.Judgment) evidence.Judgment {
-	return byVerdict(ratioVerdict(c, p), j)
+	v := ratioVerdict(c, p)
+	if v == 0 {
+		v = likelihoodVerdict(c, p)
+	}
+	return byVerdict(v, j)
+}
+
+// likelihoodRe finds a comparison of chances with its direction: "15 to
+// 30 times more likely to get lung cancer", "less likely to develop".
+var likelihoodRe = regexp.MustCompile(`(?i)\b(more|less)\s+likely\s+to\b`)
+
+// likelihoodVerdict is the ratio rule for a comparison of chances: "Smoking
+// increases the risk of lung cancer." against "Smokers are 15 to 30 times
+// more likely to get lung cancer than non-smokers." was a tie, the
+// networks reading neither "likely" nor "more" as the claim's rise in
+// risk. It compares the direction the claim gives a risk (a risk word
+// and a direction word, as ratioVerdict) with that of the passage's one
+// comparison of chances, provided the claim is not negated, the passage
+// negates nothing before the comparison (so "Non-smokers are less likely
+// ..." is not read as the smokers' chances; "... than people who never
+// smoked" is its baseline) and holds, at least by a shared prefix
+// ("smoking", "smokers"; fuzzyIn), at least half of the claim's other
+// content words, and one of them before the comparison (its subject).
+func likelihoodVerdict(c, p *text) int {
+	if c.negs > 0 || !mentions(c, riskWords) {
+		return 0
+	}
+	ms := likelihoodRe.FindAllStringSubmatchIndex(p.raw, 2)
+	if len(ms) != 1 {
+		return 0
+	}
+	before := analyse(p.raw[:ms[0][0]])
+	if before.negs > 0 || strings.Contains(strings.ToLower(before.raw), "non-") {
+		return 0
+	}
+	claimed := int8(0)
+	other := 0
+	for _, tk := range c.toks {
+		d := judgeDir(tk.Lower)
+		switch {
+		case d != 0 && claimed != 0 && d != claimed:
+			return 0
+		case d != 0:
+			claimed = d
+		case !stopwords[tk.Lower] && !riskWords[tk.Lower] && !tk.Num:
+			other++
+		}
+	}
+	if claimed == 0 || other == 0 {
+		return 0
+	}
+	held, subject := 0, false
+	for _, tk := range c.toks {
+		if judgeDir(tk.Lower) != 0 || stopwords[tk.Lower] || riskWords[tk.Lower] || tk.Num {
+			continue
+		}
+		if p.stems[tk.Stem] || fuzzyIn(tk.Stem, p.stems) {
+			held++
+		}
+		if before.stems[tk.Stem] || fuzzyIn(tk.Stem, before.stems) {
+			subject = true
+		}
+	}
+	if 2*held < other || !subject {
+		return 0
+	}
+	found := int8(1)
+	if strings.EqualFold(p.raw[ms[0][2]:ms[0][3]], "less") {
+		found = -1
+	}
+	if found == claimed {
+		return 1
+	}
+	return -1
 }

@@ -31,3 +31,36 @@ func TestRatioVerdict(t *testing.T) {
 		}
 	}
 }
+
+func TestLikelihoodVerdict(t *testing.T) {
+	const (
+		smokers  = "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked."
+		exercise = "People who exercise regularly are less likely to develop heart disease."
+	)
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"Smoking increases the risk of lung cancer.", smokers, 1},
+		{"Smoking reduces the risk of lung cancer.", smokers, -1},
+		{"Smoking increases the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than non-smokers.", 1},
+		{"Exercise reduces the risk of heart disease.", exercise, 1},
+		{"Exercise increases the risk of heart disease.", exercise, -1},
+		// A comparison whose subject is negated, a claim without a
+		// direction or a risk, a negated claim, a passage about another
+		// outcome or another subject, or two comparisons settle nothing.
+		{"Smoking increases the risk of lung cancer.", "Non-smokers are less likely to get lung cancer than smokers.", 0},
+		{"Smoking increases the risk of lung cancer.", "Smokers are not more likely to get lung cancer.", 0},
+		{"Smoking affects the risk of lung cancer.", smokers, 0},
+		{"Smoking causes lung cancer.", smokers, 0},
+		{"Smoking does not increase the risk of lung cancer.", smokers, 0},
+		{"Exercise reduces the risk of heart disease.", "People who exercise regularly are less likely to develop diabetes.", 0},
+		{"Coffee reduces the risk of heart disease.", exercise, 0},
+		{"Exercise reduces the risk of heart disease.", "People who exercise are less likely to develop heart disease and more likely to sleep well.", 0},
+	}
+	for _, tt := range tests {
+		if got := likelihoodVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("likelihoodVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}

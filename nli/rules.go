@@ -201,17 +201,27 @@ func namesSomething(t *text) bool {
 // strictHedge reports whether toks[i] is a strict hedge. "May" is the
 // month, not the modal, when it stands next to a number ("born May 13,
 // 1964", "in May 2014", "13 May"), and a name when capitalised inside a
-// sentence ("Theresa May").
+// sentence ("Theresa May"). "Likely" after "more", "less" or "as"
+// compares chances and hedges nothing: "Smokers are 15 times more likely
+// to get lung cancer than non-smokers." states a finding, and was read
+// as hedging "Smoking increases the risk of lung cancer." (neutral 0.74).
 func strictHedge(toks []token, i int) bool {
 	tk := toks[i]
 	if !strictHedges[tk.Lower] {
 		return false
 	}
-	if tk.Lower != "may" {
-		return true
+	switch tk.Lower {
+	case "may":
+		return !tk.Cap && !(i > 0 && toks[i-1].Num) && !(i+1 < len(toks) && toks[i+1].Num)
+	case "likely":
+		return i == 0 || !likelyCompared[toks[i-1].Lower]
 	}
-	return !tk.Cap && !(i > 0 && toks[i-1].Num) && !(i+1 < len(toks) && toks[i+1].Num)
+	return true
 }
+
+// likelyCompared are the words before "likely" that make it a comparison
+// of chances ("more likely", "less likely", "twice as likely").
+var likelyCompared = set("more", "less", "as")
 
 // passageHedgesClaim reports whether a strict hedge of the passage stands
 // within hedgeWindow words of at least half of the claim's content words

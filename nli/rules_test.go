@@ -114,6 +114,10 @@ func TestStrictHedge(t *testing.T) {
 		{"It closed on 13 May.", false},
 		{"Theresa May became prime minister.", false},
 		{"The album came out in spring.", false},
+		{"The drug likely works.", true},
+		{"Smokers are 15 times more likely to get lung cancer.", false}, // a comparison of chances
+		{"Boys are less likely to read.", false},
+		{"Boys are twice as likely to fall.", false},
 	}
 	for _, tt := range tests {
 		a := analyse(tt.text)
