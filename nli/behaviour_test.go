@@ -87,6 +87,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"an age at death the life allows", "She was 45 when she died.", "She was born in 1920 and died in 1965.", Entail},
 		{"an age at death the life does not allow", "She was 60 when she died.", "She was born in 1920 and died in 1965.", Contradict},
 		{"an age at death against a life in parentheses", "Mozart died at 35.", "Wolfgang Amadeus Mozart (27 January 1756 – 5 December 1791) was a prolific composer.", Entail},
+		{"a vague amount a count exceeds", "Few people attended the concert.", "More than 50,000 people attended the concert.", Contradict},
+		{"a vague amount a count keeps to", "Many people attended the concert.", "More than 50,000 people attended the concert.", Entail},
 		{"a comparison of chances that bears a risk out", "Smoking increases the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked.", Entail},
 		{"a comparison of chances that refutes a risk", "Smoking reduces the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked.", Contradict},
 		{"an age at death against a death with no life", "Marie Curie died at 45.", "Marie Curie died in 1934 in Passy, France.", Neutral},

@@ -491,18 +491,21 @@ func statesWhole(c, p *text) bool {
 //   - a passage that says the claim's amount changed the other way
 //     (changeRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), a life that allows the claim's age at
-//     death or does not (ageRule), another rank of the claim's
+//     death or does not (ageRule; none, for a passage with no life),
+//     another rank of the claim's
 //     superlative (rankRule), a move away from the claim's place
 //     (movedRule), a schedule missed or kept the other way (scheduleRule), that there is no link between the things
 //     the claim says one causes in the other (noLinkRule), that calls the
 //     claim a myth or false (debunkRule), or a ratio
-//     of risks the other way than the claim's (ratioRule), that its
+//     of risks or a comparison of chances the other way than the
+//     claim's (ratioRule), that its
 //     subject ended against "still" or "no
 //     longer" (cessationRule), that a role was held over a span now
 //     closed (tenureRule), or that its subject is another kind of
 //     thing (otherKind);
 //   - what a passage excepts (exceptionRule), a claim's quantified share
-//     against a passage's percentage (shareRule), a claim's comparison of
+//     against a passage's percentage (shareRule), a claim's vague amount
+//     against a passage's count (fewRule), a claim's comparison of
 //     two things against the passage's figures (comparisonRule);
 //   - a claim of a birth without a figure against a death
 //     (otherEndOfLife), and the first of another kind of thing
@@ -549,6 +552,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	}
 	j = exceptionRule(c, p, j)
 	j = shareRule(c, p, j)
+	j = fewRule(c, p, j)
 	j = comparisonRule(c, p, j)
 	if otherEndOfLife(c, p) && !dated(c) {
 		j = toNeutral(j)

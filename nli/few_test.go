@@ -1,0 +1,29 @@
+package nli
+
+import "testing"
+
+func TestFewVerdict(t *testing.T) {
+	tests := []struct {
+		claim, passage string
+		want           int
+	}{
+		{"Few people attended the concert.", "More than 50,000 people attended the concert.", -1},
+		{"Only a handful of people attended the concert.", "About 2 million people attended the concert.", -1},
+		{"Many people attended the concert.", "Only 3 people attended the concert.", -1},
+		// A count within the amount is left to the networks, and so are
+		// a count of something else, a passage about another event, a
+		// negated text and a question.
+		{"Few people attended the concert.", "Only 12 people attended the concert.", 0},
+		{"Many people attended the concert.", "More than 50,000 people attended the concert.", 0},
+		{"Few people attended the concert.", "More than 50,000 tickets were sold for the concert.", 0},
+		{"Few people attended the concert.", "More than 50,000 people attended the festival.", 0},
+		{"Few people attended the concert.", "No fewer than 50,000 people attended the concert.", 0},
+		{"Not many people attended the concert.", "Only 3 people attended the concert.", 0},
+		{"How many people attended the concert?", "Only 3 people attended the concert.", 0},
+	}
+	for _, tt := range tests {
+		if got := fewVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("fewVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
