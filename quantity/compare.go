@@ -304,7 +304,7 @@ func check(claim, source string, exact bool) []Finding {
 			}
 		}
 		if exact && c.q.bounded() {
-			cands = nearOnly(c.q, cands)
+			cands = closeOnly(c.q, nearOnly(c.q, cands))
 		}
 		if exact && c.q.Precision == DayPrecision {
 			cands = daysOnly(cands)
@@ -1231,6 +1231,41 @@ func daysOnly(cands []candidate) []candidate {
 	return slices.DeleteFunc(cands, func(k candidate) bool {
 		return k.q.Precision == YearPrecision && k.outcome == Unsettled
 	})
+}
+
+// closeBound is how close to a bound a figure must lie to be taken as
+// the figure the bound speaks of over figures that share more context
+// with it: within 10%. A bound is written about a figure near it ("less
+// than $78 million across the world" about "a worldwide total of
+// $78,945,791"), and its context words are often the subject's, which
+// the sentence's first figure shares ("Insidious: Chapter 3 has grossed
+// $46,745,791 in North America").
+const closeBound = 0.1
+
+// closeOnly keeps, when some candidate lies within closeBound of the bound
+// c and shares a context word with it, the candidates within closeBound
+// (sharing context or not: "more than $54 million outside North America"
+// is about "$55.6 million in other territories", not the "$51.9 million in
+// North America" whose words it shares). judge then chooses among them as
+// among all: "under 6.75 million likes" against "over 6.8 million likes
+// ... to pass 5 million likes" conflicts, where the 5 million, as well
+// placed, met it.
+func closeOnly(c Quantity, cands []candidate) []candidate {
+	if c.dated() {
+		return cands
+	}
+	var kept []candidate
+	placed := false
+	for _, k := range cands {
+		if !k.q.dated() && relErr(k.q, c) <= closeBound {
+			kept = append(kept, k)
+			placed = placed || k.score > 0
+		}
+	}
+	if !placed {
+		return cands
+	}
+	return kept
 }
 
 // nearOnly keeps, when no candidate shares a context word with the claim's
