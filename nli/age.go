@@ -19,11 +19,16 @@ var ageFrame = set("died", "dies", "die", "death", "age", "aged", "old", "years"
 // is one the passage's life allows, to contradiction when it is none
 // (see byVerdict), and both to neutral when the passage gives no life nor
 // age (lifeWords), provided the passage has every other content word of
-// the claim (the age and its frame aside).
+// the claim (the age and its frame aside) or the claim has none ("She
+// died at 45.").
 func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 	// quantity.AgeAtDeath reads an age only in a claim that says "died"
 	// or "death"; the claim's figures are no content words.
-	if !c.lowers["died"] && !c.lowers["death"] || !coversBut(c, p.stems, stemsWhere(c, func(w string) bool { return ageFrame[w] })) {
+	if !c.lowers["died"] && !c.lowers["death"] {
+		return j
+	}
+	frame := stemsWhere(c, func(w string) bool { return ageFrame[w] })
+	if !coversBut(c, p.stems, frame) && !onlyWords(c, frame) {
 		return j
 	}
 	switch quantity.AgeAtDeath(c.raw, p.raw) {
@@ -37,6 +42,18 @@ func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 		}
 	}
 	return j
+}
+
+// onlyWords reports whether every content word of c is one of stems: "She
+// died at 45." has no word but its frame, and its pronoun may stand for
+// anyone the passage speaks of.
+func onlyWords(c *text, stems map[string]bool) bool {
+	for _, s := range c.content {
+		if !stems[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // lifeWords are the words with which a passage may give an age or a

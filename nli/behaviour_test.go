@@ -92,6 +92,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a comparison of chances that bears a risk out", "Smoking increases the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked.", Entail},
 		{"a comparison of chances that refutes a risk", "Smoking reduces the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked.", Contradict},
 		{"an age at death against a death with no life", "Marie Curie died at 45.", "Marie Curie died in 1934 in Passy, France.", Neutral},
+		{"a pronoun's age at death against a death with no life", "She died at 45.", "She died in 1965 in Paris.", Neutral},
+		{"a pronoun's age at death against a life that allows it", "She died at 45.", "She was born in 1920 and died in 1965.", Entail},
 		{"an age at death against a life that does not allow it", "Marie Curie died at 45.", "Marie Curie was born in 1867 and died in 1934.", Contradict},
 		{"a length within a span its words open and close", "The war lasted six years.", "The war began in 1939 and ended in 1945.", Entail},
 		{"a length against a span its words open and close", "The war lasted ten years.", "The war began in 1939 and ended in 1945.", Contradict},
