@@ -612,6 +612,36 @@ type analysis struct {
 	exact bool
 }
 
+// yearOfContext gives a yearless date (at token ts) the year of the date
+// before it in its sentence, when it falls after that date in the year:
+// "On 15 July 2015, Tevez was named to the shortlist; on 12 August, it
+// was announced he placed ninth." dates the placing 12 August 2015, which
+// "After 10 August 2015, Tevez was placed ninth." can be judged against
+// (the 15 July alone conflicted with it). A day before the other in the
+// year, or in another sentence, is left yearless: the year may have
+// turned.
+func (a *analysis) yearOfContext(q Quantity, ts int) Quantity {
+	for k := len(a.found) - 1; k >= 0; k-- {
+		f := a.found[k]
+		if f.q.Kind != Date || f.q.Yearless || f.q.Precision != DayPrecision {
+			continue
+		}
+		for t := f.te; t < ts; t++ {
+			if tk := a.toks[t]; tk.Kind == tSym && (tk.Text == "." || tk.Text == "!" || tk.Text == "?") {
+				return q // another sentence
+			}
+		}
+		y := f.q.Date.Year()
+		d := time.Date(y, q.Date.Month(), q.Date.Day(), 0, 0, 0, 0, time.UTC)
+		if d.Day() != q.Date.Day() || d.Before(f.q.Date) {
+			return q
+		}
+		q.Date, q.Value, q.High, q.Yearless = d, float64(y), float64(y), false
+		return q
+	}
+	return q
+}
+
 // analyse tokenizes text and finds its first limit quantities.
 func analyse(text string, limit int, exact bool) analysis {
 	if len(text) > maxTextBytes {
@@ -620,6 +650,9 @@ func analyse(text string, limit int, exact bool) analysis {
 	s := scanner{text: text, toks: tokenize(text, nil), exact: exact}
 	a := analysis{toks: s.toks, inQty: make([]bool, len(s.toks)), exact: exact}
 	s.each(func(q Quantity, ts, te int) bool {
+		if exact && q.Yearless {
+			q = a.yearOfContext(q, ts)
+		}
 		if n := len(a.found); exact && n > 0 && s.joinsDuration(a.found[n-1], q, ts) {
 			// "2 hours and 50 minutes": one length of time.
 			a.found[n-1] = found{joinDuration(text, a.found[n-1].q, q), a.found[n-1].ts, te}

@@ -166,6 +166,16 @@ func TestCompareExact(t *testing.T) {
 			"It also has over 6.8 million likes and is the second video by the band to pass 5 million likes.", ok, bad("under 6.75 million", "over 6.8 million")},
 		{"a bound met by a close figure that shares no context", "The film earned more than $54 million outside North America.",
 			"The film has grossed $51.9 million in North America and $55.6 million in other territories.", ok, ok},
+		// A yearless date takes the year of the date before it in its
+		// sentence, when it falls after it (exact reading).
+		{"a yearless date in the year of the date before it", "After 10 August 2015, Tevez was placed ninth in the award.",
+			"On 15 July 2015, Tevez was named to the shortlist; on 12 August, it was announced he placed ninth in the award.", bad("After 10 August 2015", "15 July 2015"), ok},
+		{"a yearless date in the year of the date before it, the bound the other way", "Before 10 August 2015, Tevez was placed ninth in the award.",
+			"On 15 July 2015, Tevez was named to the shortlist; on 12 August, it was announced he placed ninth in the award.", ok, bad("Before 10 August 2015", "12 August")},
+		{"a yearless date before the other in the year keeps no year", "Before 10 August 2015, Tevez was placed ninth in the award.",
+			"On 15 September 2015, Tevez was named to the shortlist; on 5 August, it was announced he placed ninth in the award.", bad("Before 10 August 2015", "15 September 2015"), bad("Before 10 August 2015", "15 September 2015")},
+		{"a yearless date of another sentence keeps no year", "After 10 August 2015, Tevez was placed ninth in the award.",
+			"On 15 July 2015, Tevez was named to the shortlist. On 12 August, it was announced he placed ninth in the award.", bad("After 10 August 2015", "15 July 2015"), bad("After 10 August 2015", "15 July 2015")},
 		{"a year within a span of two", "Sean Gunn was on Gilmore Girls in 2014.",
 			"Sean Gunn is best known for his role on the television show Gilmore Girls, 2005 -- 2015.", bad("2014", "2005"), ok},
 		{"a date within a season, against the day beside it", "The first case was confirmed on 28 January 2020.",
