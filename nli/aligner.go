@@ -118,6 +118,13 @@ func (a *Aligner) init() {
 	// as a contradiction (docs/nli-development.md, "Adjectives and the
 	// heads of their clusters").
 	a.enc.similar = true
+	// The judge reads an adjective and a noun WordNet says it pertains to
+	// or is derived with as synonyms ("dramatic" and "drama", "effective"
+	// and "efficacy"), where the networks read "Manchester by the Sea is
+	// a tragic film." against "... is a 2016 American tragedy film" as a
+	// contradiction (docs/nli-development.md, "Adjectives and their
+	// nouns").
+	a.enc.nouns = true
 	a.caches.New = func() any { return new(align.Cache32) }
 	a.nets = append([]*align.Model{a.Net}, a.Members...)
 	a.fast = make([]*align.Fast, len(a.nets))

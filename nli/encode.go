@@ -195,6 +195,10 @@ type encoder struct {
 	// and hypernym (wordvec.RelateSimilar: "poisonous" and "toxic"), as
 	// the judge does; the training encoder does not (see Aligner.init).
 	similar bool
+	// nouns reads an adjective and a noun it pertains to or is derived
+	// with as synonyms (wordvec.RelateNouns: "dramatic" and "drama"), as
+	// the judge does; the training encoder does not (see Aligner.init).
+	nouns bool
 	// moreDirections reads judgeDirections as direction words too
 	// ("lowers" as "reduces"), as the judge does; the training encoder
 	// does not (see Aligner.init).
@@ -839,6 +843,9 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 				r := relate(a.infos[i], b.infos[j])
 				if e.similar && r == 0 {
 					r = e.wn.RelateSimilar(a.infos[i], b.infos[j])
+				}
+				if e.nouns && r == 0 {
+					r = e.wn.RelateNouns(a.infos[i], b.infos[j])
 				}
 				if e.places {
 					pr := e.wn.RelatePlaces(a.infos[i], b.infos[j])

@@ -52,6 +52,10 @@ type WordNet struct {
 	// cluster (RelateSimilar); nil in a file written before the section
 	// was.
 	heads map[int32][]int32
+	// nouns are, per adjective synset, the nouns it pertains to or is
+	// derived with (RelateNouns); nil in a file written before the
+	// section was.
+	nouns map[int32][]int32
 	// firstPlace is, per lemma, the place it names first (WordInfo's
 	// primary); nil in a file written before the section was.
 	firstPlace map[int32]int32
@@ -140,6 +144,9 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 	}
 	if d.err == nil && len(d.b) > 0 {
 		wn.heads = d.synsetIDs(nSyn)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		wn.nouns = d.synsetIDs(nSyn)
 	}
 	if wn.firstPlace == nil {
 		wn.isPlace = map[int32]bool{}
@@ -387,6 +394,9 @@ type WordInfo struct {
 	// heads are the heads of the clusters the word's adjective senses
 	// are satellites of (RelateSimilar), sorted.
 	heads []int32
+	// nouns are the nouns the word's adjective senses pertain to or are
+	// derived with (RelateNouns), sorted.
+	nouns []int32
 	// primary is the place the word names first, -1 for none: from the
 	// file's first places, its commonest noun sense when that is a place,
 	// else the place its commonest adjective sense is of ("American": the
@@ -435,6 +445,7 @@ func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
 	}
 	slices.Sort(wi.ancestors)
 	wi.heads = gather(wi.senses, wn.heads)
+	wi.nouns = gather(wi.senses, wn.nouns)
 	wi.places = wi.senses
 	for _, s := range wi.senses {
 		for _, p := range wn.pertains[s] {
@@ -587,6 +598,20 @@ func (wn *WordNet) RelateSimilar(a, b *WordInfo) Rel {
 		r |= Hyponym
 	}
 	return r
+}
+
+// RelateNouns relates an adjective and a noun it pertains to or is
+// derived with, in WordNet's pointers, as synonyms: "dramatic" and
+// "drama", "tragic" and "tragedy", "effective" and "efficacy" (a sense
+// of "effective" is "efficacious"). Words that share a sense get nothing.
+func (wn *WordNet) RelateNouns(a, b *WordInfo) Rel {
+	if !a.Known() || !b.Known() || len(a.nouns) == 0 && len(b.nouns) == 0 || shareSense(a, b) {
+		return 0
+	}
+	if anyIn(a.senses, b.nouns) || anyIn(b.senses, a.nouns) {
+		return Synonym
+	}
+	return 0
 }
 
 // anyIn reports whether any of xs is in sorted.

@@ -190,6 +190,10 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		// pertains are the places an adjective pertains to
 		// ("English" to England).
 		pertains []synKey
+		// nouns are the nouns an adjective pertains to or is derived
+		// with ("dramatic": drama; "tragic": tragedy; "efficacious":
+		// efficacy), places or not.
+		nouns []synKey
 	}
 	syns := map[synKey]*synset{}
 	type antPtr struct {
@@ -249,10 +253,13 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 					if place && to.pos == 'n' {
 						s.wholes = append(s.wholes, to)
 					}
-				case "\\":
+				case "\\", "+":
 					// Nouns are read first, so a place an adjective
 					// pertains to is known by now.
-					if p.pos == 'a' && to.pos == 'n' && syns[to] != nil && syns[to].place {
+					if p.pos == 'a' && to.pos == 'n' && syns[to] != nil && !slices.Contains(s.nouns, to) {
+						s.nouns = append(s.nouns, to)
+					}
+					if sym == "\\" && p.pos == 'a' && to.pos == 'n' && syns[to] != nil && syns[to].place {
 						s.pertains = append(s.pertains, to)
 					}
 				case "!":
@@ -644,6 +651,11 @@ func BuildWordNet(w io.Writer, dir string, vocab *Table) error {
 		}
 		return syns[k].similar
 	})
+
+	// Nouns of adjectives: for each kept adjective synset, the kept nouns
+	// it pertains to or is derived with ("dramatic" to drama, "tragic" to
+	// tragedy), which the judge reads as the adjective's synonyms.
+	putLists(func(k synKey) []synKey { return syns[k].nouns })
 
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {

@@ -240,3 +240,37 @@ func TestBuildWordNetClusters(t *testing.T) {
 		t.Errorf("RelateInfo(toxic, poisonous) = %08b, want 0: clusters are RelateSimilar's alone", got)
 	}
 }
+
+// TestBuildWordNetNouns builds adjectives with a pertainym (\) and a
+// derivation ("+") pointer to nouns: each is read as its noun's synonym
+// (RelateNouns), and a noun no pointer reaches relates to neither.
+func TestBuildWordNetNouns(t *testing.T) {
+	wn := buildFromFiles(t, map[string]string{
+		"index.noun": "drama n 1 0 1 0 00000100\n" +
+			"efficacy n 1 0 1 0 00000200\n" +
+			"comedy n 1 0 1 0 00000300\n",
+		"data.noun": "00000100 10 n 01 drama 0 000 | a play\n" +
+			"00000200 07 n 01 efficacy 0 000 | capacity to produce an effect\n" +
+			"00000300 10 n 01 comedy 0 000 | a light play\n",
+		"index.adj": "dramatic a 1 1 \\ 1 0 00000400\n" +
+			"efficacious a 1 1 + 1 0 00000500\n",
+		"data.adj": "00000400 01 a 01 dramatic 0 001 \\ 00000100 n 0101 | of drama\n" +
+			"00000500 00 a 01 efficacious 0 001 + 00000200 n 0101 | producing an effect\n",
+	})
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"dramatic", "drama", Synonym},
+		{"efficacy", "efficacious", Synonym},
+		{"dramatic", "comedy", 0},
+		{"efficacious", "drama", 0},
+	} {
+		if got := wn.RelateNouns(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelateNouns(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+	if got := wn.RelatePlaces(wn.Info("dramatic"), wn.Info("drama")); got != 0 {
+		t.Errorf("RelatePlaces(dramatic, drama) = %08b, want 0: drama is no place", got)
+	}
+}

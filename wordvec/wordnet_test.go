@@ -175,6 +175,28 @@ func TestRelateSimilar(t *testing.T) {
 	}
 }
 
+func TestRelateNouns(t *testing.T) {
+	wn := DefaultWordNet()
+	for _, c := range []struct {
+		a, b string
+		want Rel
+	}{
+		{"dramatic", "drama", Synonym},
+		{"drama", "dramatic", Synonym},
+		{"tragic", "tragedy", Synonym},
+		{"effective", "efficacy", Synonym}, // "efficacious", a sense of "effective"
+		{"happy", "happiness", Synonym},
+		{"dead", "death", 0}, // no pointer between them
+		{"dramatic", "tragedy", 0},
+		{"drama", "drama", 0},
+		{"dog", "animal", 0}, // nouns: RelateInfo's
+	} {
+		if got := wn.RelateNouns(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("RelateNouns(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 // TestReadWordNetPlaces reads hand-made relation files: one written before
 // the places sections existed reads with no places, one with them relates
 // its places and its adjective of a place, one with the first places
