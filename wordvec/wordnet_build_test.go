@@ -223,19 +223,12 @@ func TestBuildWordNetClusters(t *testing.T) {
 			"00000200 00 s 01 poisonous 0 001 & 00000100 a 0000 | able to kill\n" +
 			"00000300 00 a 01 safe 0 001 ! 00000100 a 0101 | free from danger\n",
 	})
-	for _, c := range []struct {
-		a, b string
-		want Rel
-	}{
+	checkRel(t, wn, "RelateSimilar", wn.RelateSimilar, []relCase{
 		{"toxic", "poisonous", Hypernym},
 		{"poisonous", "toxic", Hyponym},
 		{"safe", "poisonous", 0},
 		{"toxic", "toxic", 0},
-	} {
-		if got := wn.RelateSimilar(wn.Info(c.a), wn.Info(c.b)); got != c.want {
-			t.Errorf("RelateSimilar(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
-		}
-	}
+	})
 	if got := wn.RelateInfo(wn.Info("toxic"), wn.Info("poisonous")); got != 0 {
 		t.Errorf("RelateInfo(toxic, poisonous) = %08b, want 0: clusters are RelateSimilar's alone", got)
 	}
@@ -257,19 +250,12 @@ func TestBuildWordNetNouns(t *testing.T) {
 		"data.adj": "00000400 01 a 01 dramatic 0 001 \\ 00000100 n 0101 | of drama\n" +
 			"00000500 00 a 01 efficacious 0 001 + 00000200 n 0101 | producing an effect\n",
 	})
-	for _, c := range []struct {
-		a, b string
-		want Rel
-	}{
+	checkRel(t, wn, "RelateNouns", wn.RelateNouns, []relCase{
 		{"dramatic", "drama", Synonym},
 		{"efficacy", "efficacious", Synonym},
 		{"dramatic", "comedy", 0},
 		{"efficacious", "drama", 0},
-	} {
-		if got := wn.RelateNouns(wn.Info(c.a), wn.Info(c.b)); got != c.want {
-			t.Errorf("RelateNouns(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
-		}
-	}
+	})
 	if got := wn.RelatePlaces(wn.Info("dramatic"), wn.Info("drama")); got != 0 {
 		t.Errorf("RelatePlaces(dramatic, drama) = %08b, want 0: drama is no place", got)
 	}

@@ -157,10 +157,7 @@ func TestRelatePlaces(t *testing.T) {
 
 func TestRelateSimilar(t *testing.T) {
 	wn := DefaultWordNet()
-	for _, c := range []struct {
-		a, b string
-		want Rel
-	}{
+	checkRel(t, wn, "RelateSimilar", wn.RelateSimilar, []relCase{
 		{"toxic", "poisonous", Hypernym},
 		{"poisonous", "toxic", Hyponym},
 		{"large", "huge", Hypernym},
@@ -168,19 +165,12 @@ func TestRelateSimilar(t *testing.T) {
 		{"large", "small", 0}, // antonyms, no cluster of one
 		{"large", "large", 0},
 		{"dog", "animal", 0}, // nouns: RelateInfo's
-	} {
-		if got := wn.RelateSimilar(wn.Info(c.a), wn.Info(c.b)); got != c.want {
-			t.Errorf("RelateSimilar(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
-		}
-	}
+	})
 }
 
 func TestRelateNouns(t *testing.T) {
 	wn := DefaultWordNet()
-	for _, c := range []struct {
-		a, b string
-		want Rel
-	}{
+	checkRel(t, wn, "RelateNouns", wn.RelateNouns, []relCase{
 		{"dramatic", "drama", Synonym},
 		{"drama", "dramatic", Synonym},
 		{"tragic", "tragedy", Synonym},
@@ -190,11 +180,7 @@ func TestRelateNouns(t *testing.T) {
 		{"dramatic", "tragedy", 0},
 		{"drama", "drama", 0},
 		{"dog", "animal", 0}, // nouns: RelateInfo's
-	} {
-		if got := wn.RelateNouns(wn.Info(c.a), wn.Info(c.b)); got != c.want {
-			t.Errorf("RelateNouns(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
-		}
-	}
+	})
 }
 
 // TestReadWordNetPlaces reads hand-made relation files: one written before
@@ -268,5 +254,21 @@ func TestReadWordNetPlaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// relCase is a pair of words and the relation wanted between them.
+type relCase struct {
+	a, b string
+	want Rel
+}
+
+// checkRel checks relate, a relation of wn named name, on each case.
+func checkRel(t *testing.T, wn *WordNet, name string, relate func(a, b *WordInfo) Rel, cases []relCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := relate(wn.Info(c.a), wn.Info(c.b)); got != c.want {
+			t.Errorf("%s(%q, %q) = %08b, want %08b", name, c.a, c.b, got, c.want)
+		}
 	}
 }
