@@ -251,6 +251,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"an abbreviation for the claim's words disagrees", "Induced hepatic stem cells cannot differentiate into hepatocytic cells.", stemCells, Contradict},
 		{"an abbreviation the passage defines agrees", "Pyridostatin increases double-strand breaks.", ligand, Entail},
 		{"an abbreviation the passage defines disagrees", "Pyridostatin reduces double-strand breaks.", ligand, Contradict},
+		{"a comparison stated the other way round agrees", "The Nile is longer than the Amazon.", "The Amazon is shorter than the Nile.", Entail},
+		{"a comparison stated the other way round disagrees", "The Nile is shorter than the Amazon.", "The Amazon is shorter than the Nile.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

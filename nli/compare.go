@@ -25,8 +25,10 @@ var comparatives = map[string]int{
 }
 
 // comparisonRe reads a claim that compares two things: "SUBJECT is
-// longer than OBJECT".
-var comparisonRe = regexp.MustCompile(`(?i)^\s*(.+?)\s+(?:is|was|are|were|stands|runs)\s+(?:much\s+|far\s+|slightly\s+)?([a-z]+er)\s+than\s+(.+?)\s*[.!]?\s*$`)
+// longer than OBJECT",
+// "SUBJECT has bigger oil reserves than OBJECT" (at most three words
+// between the comparative and "than").
+var comparisonRe = regexp.MustCompile(`(?i)^\s*(.+?)\s+(?:is|was|are|were|stands|runs|has|have|had)\s+(?:much\s+|far\s+|slightly\s+)?([a-z]+er)\s+(?:[a-z]+\s+){0,3}?than\s+(.+?)\s*[.!]?\s*$`)
 
 // compareWindow bounds, in bytes, how far after a thing's mention its
 // figure may stand.
@@ -57,6 +59,9 @@ func comparisonVerdict(c, p *text) int {
 	if si < 0 || oi < 0 {
 		return 0
 	}
+	if v := statedComparison(p.raw, strings.ToLower(m[2]), dir, si, oi); v != 0 {
+		return v
+	}
 	qs := quantity.Extract(p.raw)
 	sq, ok1 := figureAfter(qs, si, oi)
 	oq, ok2 := figureAfter(qs, oi, si)
@@ -81,6 +86,47 @@ func comparisonVerdict(c, p *text) int {
 var comparativeOpposites = bothWays([][2]string{{"longer", "shorter"}, {"taller", "shorter"}, {"higher", "lower"},
 	{"larger", "smaller"}, {"bigger", "smaller"}, {"heavier", "lighter"}, {"deeper", "shallower"},
 	{"wider", "narrower"}, {"older", "younger"}, {"faster", "slower"}, {"richer", "poorer"}})
+
+// passageComparativeRe finds a comparative and its "than" in a passage,
+// at most three words apart ("shorter than", "smaller oil reserves
+// than").
+var passageComparativeRe = regexp.MustCompile(`(?i)\b([a-z]+er)\s+(?:[a-z]+\s+){0,3}?than\b`)
+
+// statedComparison reads a claim's comparison against one the passage
+// states of the same two things, in either order, with the claim's
+// comparative or its opposite: "The Nile is longer than the Amazon."
+// against "The Amazon is shorter than the Nile." The networks align
+// "longer" with "shorter" and read the two as antonyms (contradiction
+// 0.91), and they do not read which thing comes first ("The Nile is
+// shorter than the Amazon." against it was entailment 0.85). si and oi
+// are the byte offsets just after the first mentions of the claim's
+// subject and object in the passage; a comparison counts when one of them
+// stands before its comparative and the other after its "than". It
+// returns +1 when the passage says the same, -1 when it says the
+// opposite, 0 when it states no such comparison.
+func statedComparison(passage, comparative string, dir, si, oi int) int {
+	for _, loc := range passageComparativeRe.FindAllStringSubmatchIndex(passage, -1) {
+		word := strings.ToLower(passage[loc[2]:loc[3]])
+		d, ok := comparatives[word]
+		if !ok || word != comparative && !comparativeOpposites[comparative][word] {
+			continue
+		}
+		var order int
+		switch k, than := loc[2], loc[1]; {
+		case si <= k && oi > than:
+			order = 1
+		case oi <= k && si > than:
+			order = -1
+		default:
+			continue
+		}
+		if d*order == dir {
+			return 1
+		}
+		return -1
+	}
+	return 0
+}
 
 // superlativeOf gives a comparative's superlative: "larger" largest,
 // "bigger" biggest, "heavier" heaviest.

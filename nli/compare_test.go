@@ -33,6 +33,17 @@ func TestComparisonVerdict(t *testing.T) {
 		{"The tower is taller than the cathedral.", "The tower is 330 metres tall.", 0},
 		{"The river is 1,200 km long.", rivers, 0},
 		{"The river is not longer than the Danube.", rivers, 0},
+		// A comparison the passage states of the same two things, in
+		// either order, with the claim's comparative or its opposite.
+		{"The Nile is longer than the Amazon.", "The Amazon is shorter than the Nile.", 1},
+		{"The Nile is shorter than the Amazon.", "The Amazon is shorter than the Nile.", -1},
+		{"The Nile is longer than the Amazon.", "The Nile is longer than the Amazon by some 250 km.", 1},
+		{"The Nile is shorter than the Amazon.", "The Nile is longer than the Amazon by some 250 km.", -1},
+		{"Abu Dhabi has bigger oil reserves than Dubai.", "Dubai has far smaller oil reserves than Abu Dhabi.", 1},
+		{"Tom is older than Anna.", "Tom is faster than Anna.", 0},                   // another dimension
+		{"Tom is older than Anna.", "Tom is older than his brother.", 0},             // another thing compared
+		{"Tom is older than Anna.", "Tom is not older than Anna.", 0},                // negated
+		{"Tom is older than Anna.", "Anna and Tom are older than their cousins.", 0}, // both before the comparative
 		// The same figure: neither is longer, and equal is left to the networks.
 		{"The river is longer than the Danube.", "The river is 2,850 km long, as is the Danube at 2,850 km.", 0},
 	}
