@@ -1,7 +1,9 @@
 package nli
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -321,7 +323,8 @@ func expandAbbreviations(claim, passage string) string {
 	}
 	if inClaim {
 		passageWords := wordSpans(passage)
-		for t := range claimTokens {
+		// In order, so that the reading does not depend on the map's.
+		for _, t := range slices.Sorted(maps.Keys(claimTokens)) {
 			sf, ok := readShortForm(t)
 			if !ok || strings.Contains(passage, t) {
 				continue

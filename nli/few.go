@@ -50,7 +50,9 @@ func vagueAmount(c *text) (sign int8, noun, quant string, ok bool) {
 }
 
 // passageCount returns the figure the passage gives right before noun
-// ("50,000 people", "2 million people", "12 of the people"), if any.
+// ("50,000 people", "2 million people"), if any; a figure of four digits
+// from 1000 to 2100 written without a separator is a year ("the 2019
+// attendees"), not a count.
 func passageCount(p *text, noun string) (float64, bool) {
 	for i, tk := range p.toks {
 		if tk.Stem != noun {
@@ -66,7 +68,7 @@ func passageCount(p *text, noun string) (float64, bool) {
 			continue
 		}
 		v, err := strconv.ParseFloat(p.toks[k].Lower, 64)
-		if err != nil {
+		if err != nil || scale == 1 && !p.toks[k].Sep && v >= 1000 && v <= 2100 && v == float64(int(v)) {
 			continue
 		}
 		return v * scale, true

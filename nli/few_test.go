@@ -20,6 +20,8 @@ func TestFewVerdict(t *testing.T) {
 		{"Few people attended the concert.", "No fewer than 50,000 people attended the concert.", 0},
 		{"Not many people attended the concert.", "Only 3 people attended the concert.", 0},
 		{"How many people attended the concert?", "Only 3 people attended the concert.", 0},
+		{"Few attendees liked the concert.", "The 2019 attendees liked the concert.", 0}, // a year
+		{"Few attendees liked the concert.", "The 2,019 attendees liked the concert.", -1},
 	}
 	for _, tt := range tests {
 		if got := fewVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {

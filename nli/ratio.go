@@ -120,33 +120,29 @@ func likelihoodVerdict(c, p *text) int {
 	if before.negs > 0 || strings.Contains(strings.ToLower(before.raw), "non-") {
 		return 0
 	}
-	claimed := int8(0)
-	other := 0
+	var claimed int8
+	other, held, subject := 0, 0, false
 	for _, tk := range c.toks {
-		d := judgeDir(tk.Lower)
-		switch {
-		case d != 0 && claimed != 0 && d != claimed:
-			return 0
-		case d != 0:
+		if d := judgeDir(tk.Lower); d != 0 {
+			if claimed != 0 && d != claimed {
+				return 0
+			}
 			claimed = d
-		case !stopwords[tk.Lower] && !riskWords[tk.Lower] && !tk.Num:
-			other++
-		}
-	}
-	if claimed == 0 || other == 0 {
-		return 0
-	}
-	held, subject := 0, false
-	for _, tk := range c.toks {
-		if judgeDir(tk.Lower) != 0 || stopwords[tk.Lower] || riskWords[tk.Lower] || tk.Num {
 			continue
 		}
+		if stopwords[tk.Lower] || riskWords[tk.Lower] || tk.Num {
+			continue
+		}
+		other++
 		if p.stems[tk.Stem] || fuzzyIn(tk.Stem, p.stems) {
 			held++
 		}
 		if before.stems[tk.Stem] || fuzzyIn(tk.Stem, before.stems) {
 			subject = true
 		}
+	}
+	if claimed == 0 || other == 0 {
+		return 0
 	}
 	if 2*held < other || !subject {
 		return 0
