@@ -28,14 +28,18 @@ locations: Liverpool in England, the United Kingdom and Europe) and the
 places adjectives are of (pertainyms: English, England), with the names of
 places of two or three words or abbreviated (New York, United States, U.S.),
 the place each word names first (American: the United States, not the
-Americas), and the lemmas written with a capital in every kept sense
-(names: Picasso, Sydney; not Apple, also the fruit). The NLI judge reads synonyms, antonyms, hypernyms and co-hyponyms
-from it, a claim's place that holds the passage's place as its hypernym, a
-place and its adjective as synonyms, a claim's place within the
-passage's as neither entailed nor contradicted, a verb followed by its
-particle ("stepped down") as the verb of two words too, and a claim that
-opens with a name the passage lacks as not entailed. The same database gives the
-same file, byte for byte.`,
+Americas), the lemmas written with a capital in every kept sense (names:
+Picasso, Sydney; not Apple, also the fruit), the heads of the adjective
+clusters (poisonous: toxic) and the nouns adjectives pertain to or are
+derived with (dramatic: drama; efficacious: efficacy). The NLI judge reads
+synonyms, antonyms, hypernyms and co-hyponyms from it, a claim's place that
+holds the passage's place as its hypernym, a place and its adjective as
+synonyms, a claim's place within the passage's as neither entailed nor
+contradicted, a verb followed by its particle ("stepped down") as the verb
+of two words too, a claim that opens with a name the passage lacks as not
+entailed, an adjective satellite as its cluster head's hyponym, and an
+adjective and its noun as synonyms. The same database gives the same file,
+byte for byte.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
