@@ -52,7 +52,6 @@ const maxShortForm = 12
 // begin a word of its long form: "iHepSCs" is i, Hep, S, C and a plural;
 // "PAI-1" is P, A, I, 1.
 type shortForm struct {
-	text   string
 	parts  []string // lower case
 	plural bool
 }
@@ -62,7 +61,7 @@ type shortForm struct {
 // names, not abbreviations), each letter run beginning with a capital
 // except the first, which may be small ("iHepSCs", "mRNA").
 func readShortForm(s string) (shortForm, bool) {
-	sf := shortForm{text: s}
+	var sf shortForm
 	if len(s) > maxShortForm || notShortForms[s] || stopwords[strings.ToLower(s)] {
 		return sf, false
 	}
@@ -298,12 +297,12 @@ func expandAbbreviations(claim, passage string) string {
 	if !inPassage && !inClaim {
 		return passage
 	}
-	claimWords := wordSpans(claim)
 	claimTokens := map[string]bool{}
 	for _, t := range shortFormRe.FindAllString(claim, -1) {
 		claimTokens[t] = true
 	}
 	if inPassage {
+		claimWords := wordSpans(claim)
 		passage = passageDefinitions(passage, claimTokens)
 		seen := map[string]bool{}
 		for _, ix := range shortFormRe.FindAllStringIndex(passage, -1) {
@@ -365,8 +364,8 @@ func passageDefinitions(passage string, claimTokens map[string]bool) string {
 				continue
 			}
 			lf, ok := longFormIn(sf, before, passage, len(before)-1)
-			if !ok {
-				lf, ok = oneWordLongForm(sf, before[len(before)-1].word)
+			if last := before[len(before)-1].word; !ok && oneWordLongForm(sf, last) {
+				lf, ok = last, true
 			}
 			if !ok || replaceWord(lf, t, "") != lf {
 				continue
@@ -389,19 +388,19 @@ const maxDefinitions = 8
 
 // oneWordLongForm reports whether the letters of sf are, in order, letters
 // of word, its first letter opening it: "PDS" in "pyridostatin".
-func oneWordLongForm(sf shortForm, word string) (string, bool) {
+func oneWordLongForm(sf shortForm, word string) bool {
 	w := strings.ToLower(word)
-	letters := strings.ToLower(strings.Join(sf.parts, ""))
+	letters := strings.Join(sf.parts, "") // lower case already
 	if len(w) <= len(letters) || stopwords[w] || !strings.HasPrefix(w, letters[:1]) {
-		return "", false
+		return false
 	}
 	i := 0
 	for _, r := range letters {
 		k := strings.IndexRune(w[i:], r)
 		if k < 0 {
-			return "", false
+			return false
 		}
 		i += k + utf8.RuneLen(r)
 	}
-	return word, true
+	return true
 }

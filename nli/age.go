@@ -31,15 +31,13 @@ func ageRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 	if !coversBut(c, p.stems, frame) && !onlyWords(c, frame) {
 		return j
 	}
-	switch quantity.AgeAtDeath(c.raw, p.raw) {
-	case quantity.Agrees:
+	switch out, aged := quantity.AgeAtDeath(c.raw, p.raw); {
+	case out == quantity.Agrees:
 		return byVerdict(1, j)
-	case quantity.Conflicts:
+	case out == quantity.Conflicts:
 		return byVerdict(-1, j)
-	case quantity.NotCompared:
-		if !mentions(p, lifeWords) && quantity.GivesAgeAtDeath(c.raw) {
-			return entailToNeutral(toNeutral(j), offTopicKeep)
-		}
+	case out == quantity.NotCompared && aged && !mentions(p, lifeWords):
+		return entailToNeutral(toNeutral(j), offTopicKeep)
 	}
 	return j
 }

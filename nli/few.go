@@ -1,10 +1,6 @@
 package nli
 
-import (
-	"strconv"
-
-	"github.com/verity-fc/verity/evidence"
-)
+import "github.com/verity-fc/verity/evidence"
 
 // The few rule: "Few people attended the concert." against "More than
 // 50,000 people attended the concert." was entailment 0.80: the networks
@@ -67,8 +63,8 @@ func passageCount(p *text, noun string) (float64, bool) {
 		if k < 0 || !p.toks[k].Num {
 			continue
 		}
-		v, err := strconv.ParseFloat(p.toks[k].Lower, 64)
-		if err != nil || scale == 1 && !p.toks[k].Sep && v >= 1000 && v <= 2100 && v == float64(int(v)) {
+		v, ok := numberValue(p.toks[k])
+		if !ok || scale == 1 && !p.toks[k].Sep && v >= 1000 && v <= 2100 && v == float64(int(v)) {
 			continue
 		}
 		return v * scale, true

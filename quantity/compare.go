@@ -451,7 +451,9 @@ func (a analysis) spanAgainst(j int, claim Quantity, age bool, source string) (Q
 // in 1920 and died in 1965", "(27 January 1756 – 5 December 1791)"):
 // Agrees when the age is one the two years allow, Conflicts when it is
 // none, NotCompared when the claim gives no age or the source no life.
-func AgeAtDeath(claim, source string) Outcome {
+// aged reports whether the claim gives an age, so that a source without a
+// life can be told from a claim without an age.
+func AgeAtDeath(claim, source string) (out Outcome, aged bool) {
 	cl := analyse(claim, maxClaimQuantities, true)
 	for i, c := range cl.found {
 		if !cl.ageAtDeath(i) {
@@ -460,25 +462,12 @@ func AgeAtDeath(claim, source string) Outcome {
 		src := analyse(source, maxSourceQuantities, true)
 		for j := range src.found {
 			if _, out, ok := src.spanAgainst(j, c.q, true, source); ok && out != Unsettled {
-				return out
+				return out, true
 			}
 		}
-		return NotCompared
+		return NotCompared, true
 	}
-	return NotCompared
-}
-
-// GivesAgeAtDeath reports whether claim gives an age at death that
-// AgeAtDeath reads ("She died at 45."), so that a source without a life
-// can be told from a claim without an age.
-func GivesAgeAtDeath(claim string) bool {
-	cl := analyse(claim, maxClaimQuantities, true)
-	for i := range cl.found {
-		if cl.ageAtDeath(i) {
-			return true
-		}
-	}
-	return false
+	return NotCompared, false
 }
 
 // ageLength returns the age at death of one born at start and dead at

@@ -472,14 +472,11 @@ func TestAgeAtDeath(t *testing.T) {
 		{"She was 45 when she married.", life, NotCompared},            // no death
 		{"The team was at 45 points.", life, NotCompared},              // no death either
 	} {
-		if got := AgeAtDeath(tt.claim, tt.source); got != tt.want {
-			t.Errorf("AgeAtDeath(%q, %q) = %v, want %v", tt.claim, tt.source, got, tt.want)
-		}
 		// A claim gives an age when AgeAtDeath settles it, or when only
 		// the source's life is missing.
 		wantAge := tt.want != NotCompared || tt.source != life
-		if got := GivesAgeAtDeath(tt.claim); got != wantAge {
-			t.Errorf("GivesAgeAtDeath(%q) = %v, want %v", tt.claim, got, wantAge)
+		if got, aged := AgeAtDeath(tt.claim, tt.source); got != tt.want || aged != wantAge {
+			t.Errorf("AgeAtDeath(%q, %q) = %v, %v, want %v, %v", tt.claim, tt.source, got, aged, tt.want, wantAge)
 		}
 	}
 }

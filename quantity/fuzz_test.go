@@ -74,10 +74,10 @@ func FuzzCompare(f *testing.F) {
 				t.Fatalf("(%q, %q) = %+v: OK but not applicable", claim, source, nc)
 			}
 		}
-		if out := AgeAtDeath(claim, source); out == Unsettled {
+		if out, aged := AgeAtDeath(claim, source); out == Unsettled {
 			t.Fatalf("AgeAtDeath(%q, %q) = %v: an age is settled or not compared", claim, source, out)
-		} else if out != NotCompared && !GivesAgeAtDeath(claim) {
-			t.Fatalf("AgeAtDeath(%q, %q) = %v, but GivesAgeAtDeath finds no age", claim, source, out)
+		} else if out != NotCompared && !aged {
+			t.Fatalf("AgeAtDeath(%q, %q) = %v, but finds no age in the claim", claim, source, out)
 		}
 	})
 }
