@@ -28,12 +28,16 @@ func TestBehaviourBothWays(t *testing.T) {
 		// abbreviations, one written out in the claim, one defined
 		stemCells = "iHepSCs can be stably expanded in vitro and possess the potential of bidirectional differentiation into both hepatocytic and cholangiocytic lineages."
 		ligand    = "We studied pyridostatin (PDS), a G-quadruplex ligand. Remarkably, PDS increases DSB accumulation in HR-defective cells."
+		// a bound's figure beside another that meets it
+		budget = "It has earned 73.32 crore worldwide, against a production budget of 65 crore, to become the ninth highest-grossing film of the year."
 	)
 	tests := []struct {
 		behaviour, claim, passage string
 		want                      Label
 	}{
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},
+		{"bound against its figure, another near it", "The film was made on a budget of over 70 crores.", budget, Contradict},
+		{"bound met by its figure", "The film was made on a budget of over 60 crores.", budget, Entail},
 		{"direction word with", "Exports fell by 8 percent in 2023.", exports, Entail},
 		{"direction word of another sentence against", "Global wheat yields fell 8 percent in 2023.", wheat, Contradict},
 		{"direction word of another sentence with", "Global wheat yields rose 8 percent in 2023.", wheat, Entail},

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/verity-fc/verity/evidence"
 	txt "github.com/verity-fc/verity/text"
@@ -200,7 +202,14 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // more is read as rounded to its last zero but one ("$100 million" is
 // $95 to $105 million; see roundFigure). And a lone "one" ("served one
 // term"), which both readings otherwise skip, is judged against a
-// source's figure of the same noun ("two terms"), and nothing else.
+// source's figure of the same noun ("two terms"), and nothing else. A
+// bound's best-placed figure within 10% of it is the figure it speaks of,
+// and a figure merely near the bound does not meet it beside that one
+// (placedClose); a word of the claim's opening name counts half in placing
+// a figure (placed); "outside" and "overseas" read as "other", the name
+// after "outside" left out; a percentage after a label word ("the PS4
+// version 75.43%") is a figure; and no length of time is negative ("Episode
+// III -12 years before").
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -217,6 +226,10 @@ func check(claim, source string, exact bool) []Finding {
 			srcCtx[j] = src.context(j)
 		}
 		return srcCtx[j]
+	}
+	var subject map[string]bool
+	if exact {
+		subject = cl.openingName()
 	}
 	var cands []candidate
 	for i, c := range cl.found {
@@ -240,7 +253,7 @@ func check(claim, source string, exact bool) []Finding {
 				// claim speaks of, unless the claim gives an age at
 				// death ("was 45 when she died").
 				if d, out, ok := src.spanAgainst(j, c.q, age, source); ok {
-					cands = append(cands, candidate{q: d, score: shared(cctx, sctx(j)), outcome: out})
+					cands = append(cands, candidate{q: d, score: placed(cctx, sctx(j), subject), outcome: out})
 				}
 			}
 			s := src.found[j]
@@ -255,7 +268,7 @@ func check(claim, source string, exact bool) []Finding {
 				// figure: two lone ones ("if one exists") say nothing.
 				continue
 			}
-			k := candidate{q: s.q, score: shared(cctx, sctx(j)), outcome: relate(c.q, s.q, exact)}
+			k := candidate{q: s.q, score: placed(cctx, sctx(j), subject), outcome: relate(c.q, s.q, exact)}
 			if chead != "" && src.head(j) == chead {
 				k.score += headBonus
 				k.head = true
@@ -300,7 +313,7 @@ func check(claim, source string, exact bool) []Finding {
 				if days(c.q).within(days(sp)) {
 					out = Agrees // a time within the span is in it
 				}
-				cands = append(cands, candidate{q: sp, score: max(k.score, shared(cctx, sctx(j+1))), outcome: out})
+				cands = append(cands, candidate{q: sp, score: max(k.score, placed(cctx, sctx(j+1), subject)), outcome: out})
 			}
 		}
 		if exact && c.q.bounded() {
@@ -320,7 +333,7 @@ func check(claim, source string, exact bool) []Finding {
 				continue
 			}
 		}
-		out = append(out, judge(c.q, cands))
+		out = append(out, judge(c.q, cands, exact))
 	}
 	return out
 }
@@ -501,10 +514,10 @@ type candidate struct {
 }
 
 // headBonus is what sharing the counted noun adds to a candidate's
-// context score: more than a shared context word, since "62 losses" and
-// "47 wins" share "record" and "total" with the claim's "less than 62
-// losses" but only one counts losses.
-const headBonus = 2
+// context score (placed): more than a shared context word, since "62
+// losses" and "47 wins" share "record" and "total" with the claim's "less
+// than 62 losses" but only one counts losses.
+const headBonus = 4
 
 // bounded reports whether q is a bound: "more than 9,000", "under 5 km".
 func (q Quantity) bounded() bool { return q.Bound == AtLeast || q.Bound == AtMost }
@@ -526,7 +539,7 @@ func near(c, s Quantity) bool {
 }
 
 // judge chooses among the candidates for claim quantity c; see [Check].
-func judge(c Quantity, cands []candidate) Finding {
+func judge(c Quantity, cands []candidate, exact bool) Finding {
 	f := Finding{Claim: c}
 	if len(cands) == 0 {
 		return f
@@ -547,6 +560,7 @@ func judge(c Quantity, cands []candidate) Finding {
 	for _, k := range cands {
 		best = max(best, k.score)
 	}
+	closePlaced := exact && c.bounded() && placedClose(c, cands, best)
 	// A point or range that some candidate matches agrees; a bound needs
 	// the match among the best-placed candidates, since bounds are easily
 	// met by unrelated figures. A figure near the bound is let through
@@ -554,7 +568,7 @@ func judge(c Quantity, cands []candidate) Finding {
 	// the figure the bound speaks of.
 	pick := -1
 	for j, k := range cands {
-		if k.outcome != Agrees || c.bounded() && k.score < best && (headed || !near(c, k.q)) {
+		if k.outcome != Agrees || c.bounded() && k.score < best && (headed || closePlaced && !sameBound(c, k.q) || !near(c, k.q)) {
 			continue
 		}
 		if pick < 0 || k.score > cands[pick].score {
@@ -583,6 +597,26 @@ func judge(c Quantity, cands []candidate) Finding {
 	f.Source = cands[pick].q
 	f.RelErr = relErr(c, f.Source)
 	return f
+}
+
+// placedClose reports, for the exact reading of a bound, whether a
+// best-placed candidate lies within closeBound of it: that figure is the
+// one the bound was written about, and a figure merely near the bound is
+// not let through beside it. "a budget of over 70 crores" against "earned
+// 73.32 crore worldwide, against a production budget of 65 crore" is about
+// the budget, not the 73.32 crore that meets it.
+func placedClose(c Quantity, cands []candidate, best int) bool {
+	return best > 0 && slices.ContainsFunc(cands, func(k candidate) bool {
+		return k.score == best && !k.q.dated() && relErr(k.q, c) <= closeBound
+	})
+}
+
+// sameBound reports whether source figure s is the claim's bound c written
+// again, the same figure bounded the same way: "pH values of less than 7
+// indicate an acid, while those greater than 7 indicate a base" has the
+// claim's "greater than 7", whatever the better placed "less than 7" says.
+func sameBound(c, s Quantity) bool {
+	return s.Bound == c.Bound && relErr(s, c) == 0
 }
 
 // found is a quantity with the tokens it spans.
@@ -641,6 +675,11 @@ func analyse(text string, limit int, exact bool) analysis {
 	s.each(func(q Quantity, ts, te int) bool {
 		if exact && q.Yearless {
 			q = a.yearOfContext(q, ts)
+		}
+		if exact && q.Kind == Measure && q.Value < 0 && slices.Contains(durationParts, q.Unit) {
+			// No length of time is negative: the sign is a dash, "based
+			// on Episode III -12 years before Episode IV".
+			q.Value, q.High = -q.Value, -q.High
 		}
 		if n := len(a.found); exact && n > 0 && s.joinsDuration(a.found[n-1], q, ts) {
 			// "2 hours and 50 minutes": one length of time.
@@ -974,6 +1013,9 @@ func (a analysis) content(k int) (string, bool) {
 		return "", false
 	}
 	if a.exact {
+		if capitalised(t.Text) && a.outsideOf(k) {
+			return "", false
+		}
 		if g, ok := contextGlosses[w]; ok {
 			w = g
 		} else if n, ok := dimensionAdjectives[w]; ok {
@@ -989,7 +1031,46 @@ func (a analysis) content(k int) (string, bool) {
 // An adjective of a dimension reads as its noun too (dimensionAdjectives):
 // "25 metres deep" is the figure of a depth, the one "a depth of 2
 // metres" gives, not "a length of 25 metres" (dimensionOf).
-var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world"}
+//
+// "Outside" and "overseas" read as "other", and the name after "outside"
+// is left out: "$55.6 million in other territories" is the figure of
+// "more than $54 million outside North America", not "$51.9 million in
+// North America".
+var contextGlosses = map[string]string{"worldwide": "world", "global": "world", "globally": "world",
+	"outside": "other", "overseas": "other"}
+
+// outsideOf reports whether token k is a word of a name that "outside"
+// opens: "outside North America".
+func (a analysis) outsideOf(k int) bool {
+	for ; k >= 0; k-- {
+		t := a.toks[k]
+		if t.Kind != tWord {
+			return false
+		}
+		if !capitalised(t.Text) {
+			return strings.EqualFold(t.Text, "outside")
+		}
+	}
+	return false
+}
+
+// openingName returns the content words of the name that opens the text
+// (its subject, most often): the capitalised words, with the numbers,
+// symbols and function words between them, before its first word in
+// lower case ("Insidious: Chapter 3 (film) earned ..." gives "insidiou"
+// and "chapter", read as context words are).
+func (a analysis) openingName() map[string]bool {
+	name := map[string]bool{}
+	for k, t := range a.toks {
+		if t.Kind == tWord && !capitalised(t.Text) && !txt.ContextStop.Has(strings.ToLower(t.Text)) {
+			break
+		}
+		if w, ok := a.content(k); ok && t.Kind == tWord && capitalised(t.Text) {
+			name[w] = true
+		}
+	}
+	return name
+}
 
 // boundary reports whether token k ends a context window.
 func (a analysis) boundary(k int) bool {
@@ -1006,7 +1087,7 @@ func (a analysis) boundary(k int) bool {
 	return false
 }
 
-var clauseWords = map[string]bool{"and": true, "but": true, "while": true, "whereas": true, "whilst": true}
+var clauseWords = map[string]bool{"and": true, "but": true, "while": true, "whereas": true, "whilst": true, "against": true}
 
 // spanWord reports whether a word inside a quantity's span is part of the
 // figure (a spelled number, a scale, a hedge) rather than its unit.
@@ -1020,25 +1101,22 @@ func spanWord(w string) bool {
 	return one || ten || scale || plural || month || hedgeWords[lw] || lw == "hundred" || lw == "dozen" || lw == "half"
 }
 
-// shared counts the distinct words of a that are in b.
-func shared(a, b []string) int {
+// placed is a source figure's context score against a claim figure's
+// context a: two for each distinct word of a in b, and one for a word of
+// the claim's opening name (the subject; exact reading only), which every
+// figure of a source about that subject may stand beside: in "Insidious:
+// Chapter 3 has grossed $51.9 million in North America and $55.6 million in
+// other territories" the title says nothing of which figure the claim's
+// "more than $54 million outside North America" is about.
+func placed(a, b []string, subject map[string]bool) int {
 	n := 0
 	for i, w := range a {
-		dup := false
-		for _, v := range a[:i] {
-			if v == w {
-				dup = true
-				break
-			}
-		}
-		if dup {
+		if slices.Contains(a[:i], w) || !slices.Contains(b, w) {
 			continue
 		}
-		for _, v := range b {
-			if v == w {
-				n++
-				break
-			}
+		n += 2
+		if subject[w] {
+			n--
 		}
 	}
 	return n
@@ -1308,4 +1386,10 @@ func nearOnly(c Quantity, cands []candidate) []candidate {
 		return cands
 	}
 	return kept
+}
+
+// capitalised reports whether word w opens with a capital letter.
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }

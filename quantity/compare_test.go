@@ -166,6 +166,28 @@ func TestCompareExact(t *testing.T) {
 			"It also has over 6.8 million likes and is the second video by the band to pass 5 million likes.", ok, bad("under 6.75 million", "over 6.8 million")},
 		{"a bound met by a close figure that shares no context", "The film earned more than $54 million outside North America.",
 			"The film has grossed $51.9 million in North America and $55.6 million in other territories.", ok, ok},
+		// A bound's best-placed figure within 10% of it is the one it was
+		// written about; a figure merely near it is not let through
+		// beside it, unless it is the claim's bound written again.
+		{"a bound against its placed close figure, not a near one", "The film was made on a budget of over 70 crores.",
+			"It has earned 73.32 crore worldwide, against a production budget of 65 crore.", ok, bad("over 70 crores", "65 crore")},
+		{"a bound written again beside a better placed one", "If a substance has a pH value greater than 7, it is a base.",
+			"pH values of less than 7 indicate an acid, while those greater than 7 indicate a base.", ok, ok},
+		// A name after "outside" is no context of the claim's figure, and
+		// the claim's opening name counts half: every figure of a source
+		// about it may stand beside it.
+		{"outside a name, beside the subject's name", "Insidious: Chapter 3 earned more than $54 million outside North America.",
+			"Insidious: Chapter 3 has grossed $51.9 million in North America and $55.6 million in other territories, for a worldwide total of $107.5 million.", ok, ok},
+		{"outside a name, the figure of the other territories", "The film earned under $50 million outside North America.",
+			"It has grossed $48 million in North America and $54.5 million in other territories.", ok, bad("under $50 million", "$54.5 million")},
+		// No length of time is negative, and a percentage is no label's
+		// number.
+		{"a dash before a length of time", "The game is set in the Star Wars universe, after Episode III -12 years before Episode IV.",
+			"The game is set in the Star Wars universe, 5 years after Episode III and 12 years before Episode IV.", bad("-12 years", "5 years"), ok},
+		{"a percentage after a label word", "The PlayStation 4 version received a rating higher than 75.3% on GameRankings.",
+			"GameRankings gave the PlayStation 4 version 75.43% based on 44 reviews.", unsettled, ok},
+		{"a percentage after a label word, conflicting", "The PlayStation 4 version received a rating higher than 76% on GameRankings.",
+			"GameRankings gave the PlayStation 4 version 75.43% based on 44 reviews.", unsettled, bad("higher than 76%", "75.43%")},
 		// A yearless date takes the year of the date before it in its
 		// sentence, when it falls after it (exact reading).
 		{"a yearless date in the year of the date before it", "After 10 August 2015, Tevez was placed ninth in the award.",

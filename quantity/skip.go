@@ -28,7 +28,9 @@ func (s *scanner) notQuantity(p int) (int, bool) {
 	if hasPrev && prev.Kind == tSym && prev.Text == "#" {
 		return after, true
 	}
-	if hasPrev && prev.Kind == tWord && labelWords[strings.ToLower(prev.Text)] && strings.ToLower(prev.Text) != "no" {
+	// In the exact reading a percentage is no label's number: "the
+	// PlayStation 4 version 75.43%".
+	if hasPrev && prev.Kind == tWord && labelWords[strings.ToLower(prev.Text)] && strings.ToLower(prev.Text) != "no" && !(s.exact && (s.isSym(after, "%") || s.isWord(after, "percent"))) {
 		return s.skipJoined(p), true
 	}
 	if hasPrev && prev.Kind == tSym && prev.Text == "." && before2 >= 0 && s.toks[before2].Kind == tWord && labelWords[strings.ToLower(s.toks[before2].Text)] {
