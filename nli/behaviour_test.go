@@ -1,6 +1,10 @@
 package nli
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+	"time"
+)
 
 // TestBehaviourBothWays pins the aligning judge on hand-written pairs, each
 // behaviour in both directions: the pair that should flip the verdict and
@@ -31,10 +35,14 @@ func TestBehaviourBothWays(t *testing.T) {
 		// a bound's figure beside another that meets it
 		budget = "It has earned 73.32 crore worldwide, against a production budget of 65 crore, to become the ninth highest-grossing film of the year."
 	)
+	// a time ago, dated from today
+	founded := "The company was founded in " + strconv.Itoa(time.Now().Year()-110) + " in Detroit."
 	tests := []struct {
 		behaviour, claim, passage string
 		want                      Label
 	}{
+		{"time ago met", "The company was founded more than 100 years ago.", founded, Entail},
+		{"time ago against", "The company was founded less than 50 years ago.", founded, Contradict},
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},
 		{"bound against its figure, another near it", "The film was made on a budget of over 70 crores.", budget, Contradict},
 		{"bound met by its figure", "The film was made on a budget of over 60 crores.", budget, Entail},

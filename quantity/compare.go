@@ -209,7 +209,9 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // a figure (placed); "outside" and "overseas" read as "other", the name
 // after "outside" left out; a percentage after a label word ("the PS4
 // version 75.43%") is a figure; and no length of time is negative ("Episode
-// III -12 years before").
+// III -12 years before"). A claim's time ago, up to a thousand years, is
+// dated from today when the source has none of its own: in 2026 "more
+// than 80 years ago" is before 1947 (dateAgo).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
@@ -218,6 +220,9 @@ func check(claim, source string, exact bool) []Finding {
 		return nil
 	}
 	src := analyse(source, maxSourceQuantities, exact)
+	if exact && !src.hasAgo() {
+		cl.dateAgo(claim, now().Year())
+	}
 	out := make([]Finding, 0, len(cl.found))
 	srcCtx := make([][]string, len(src.found))
 	// sctx returns source quantity j's context, read once.
@@ -336,6 +341,82 @@ func check(claim, source string, exact bool) []Finding {
 		out = append(out, judge(c.q, cands, exact))
 	}
 	return out
+}
+
+// now is the clock a claim's "N years ago" is read by (tests set it).
+var now = time.Now
+
+// maxAgoYears is the furthest back a claim's "N years ago" is dated from
+// today: further back ("3.3 million years ago"), the year written is no
+// more exact than the length, which is compared as written.
+const maxAgoYears = 1000
+
+// ago reports whether quantity i is a number of years or decades before
+// "ago": "80 years ago", "more than two decades ago".
+func (a analysis) ago(i int) bool {
+	f := a.found[i]
+	return f.q.Kind == Measure && (f.q.Unit == "year" || f.q.Unit == "decade") &&
+		f.te < len(a.toks) && a.toks[f.te].Kind == tWord && strings.EqualFold(a.toks[f.te].Text, "ago")
+}
+
+// hasAgo reports whether some quantity of the text is a time ago.
+func (a analysis) hasAgo() bool {
+	for i := range a.found {
+		if a.ago(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateAgo reads each of the claim's times ago, up to maxAgoYears, as the
+// years it names, counted back from year: in 2026 "opened more than 80
+// years ago" is "before 1947", "less than 50 years ago" "after 1975",
+// "89 years ago" about 1937, so that the claim can be judged against the
+// source's "opened in 1937". A claim is made today; a source's "20 years
+// ago" was written on a day the judge does not know, so when the source
+// has a time ago of its own, the claim's is compared with it as a length,
+// as before (check does not call dateAgo then).
+func (a *analysis) dateAgo(text string, year int) {
+	for i := range a.found {
+		if !a.ago(i) {
+			continue
+		}
+		f := &a.found[i]
+		q := f.q
+		per := 1.0
+		if q.Unit == "decade" {
+			per = 10
+		}
+		lo, hi := q.Value*per, q.High*per
+		if hi > maxAgoYears {
+			continue
+		}
+		y := float64(year)
+		d := Quantity{Kind: Year, Unit: "year", Step: 1, Precision: YearPrecision, Approx: true,
+			Start: q.Start, End: a.toks[f.te].End}
+		d.Text = text[d.Start:d.End]
+		switch q.Bound {
+		case AtLeast: // more than N years ago: before year-N+1
+			d.Bound, d.Strict, d.Value = AtMost, true, y-lo+1
+		case AtMost: // less than N years ago: after year-N-1
+			d.Bound, d.Strict, d.Value = AtLeast, true, y-lo-1
+		case Between: // 20 to 30 years ago
+			d.Bound, d.Value, d.High = Between, y-hi-1, y-lo
+			d.Step = 2 // a span of years ago, not a span the claim dates
+		default: // about, or just, N years (decades) ago
+			d.Bound, d.Value = Approx, y-lo
+			if per > 1 {
+				d.Bound, d.Value, d.High = Between, y-lo-per/2, y-lo+per/2
+				d.Step = per
+			}
+		}
+		if d.High == 0 {
+			d.High = d.Value
+		}
+		f.q = d
+		f.te++
+	}
 }
 
 // parenthesised reports whether quantity i stands inside parentheses.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/verity-fc/verity/evidence"
@@ -500,5 +501,40 @@ func TestAgeAtDeath(t *testing.T) {
 		if got, aged := AgeAtDeath(tt.claim, tt.source); got != tt.want || aged != wantAge {
 			t.Errorf("AgeAtDeath(%q, %q) = %v, %v, want %v, %v", tt.claim, tt.source, got, aged, tt.want, wantAge)
 		}
+	}
+}
+
+// A claim's time ago is dated from today, unless the source has a time
+// ago of its own.
+func TestCompareExactYearsAgo(t *testing.T) {
+	defer func(f func() time.Time) { now = f }(now)
+	now = func() time.Time { return time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC) }
+	ok := evidence.NumCheck{Applicable: true, OK: true}
+	bad := func(claim, source string) evidence.NumCheck {
+		return evidence.NumCheck{Applicable: true, Mismatches: []evidence.Mismatch{{Claim: claim, Source: source}}}
+	}
+	const bridge = "The Golden Gate Bridge opened in 1937."
+	tests := []struct {
+		name, claim, source string
+		want                evidence.NumCheck
+	}{
+		{"more than", "The bridge opened more than 80 years ago.", bridge, ok},
+		{"more than, too far back", "The bridge opened more than 90 years ago.", bridge, bad("more than 90 years ago", "1937")},
+		{"less than", "The bridge opened less than 50 years ago.", bridge, bad("less than 50 years ago", "1937")},
+		{"less than, met", "The bridge opened less than 90 years ago.", bridge, ok},
+		{"just so many", "The bridge opened 89 years ago.", bridge, ok},
+		{"just so many, off", "The bridge opened 20 years ago.", bridge, bad("20 years ago", "1937")},
+		{"about", "The bridge opened about 90 years ago.", bridge, ok},
+		{"decades", "The bridge opened nine decades ago.", bridge, ok},
+		{"decades, off", "The bridge opened two decades ago.", bridge, bad("two decades ago", "1937")},
+		{"the source's own time ago", "The bridge opened 20 years ago.", "The bridge opened 20 years ago.", ok},
+		{"too far back to date", "Lucy lived 3.2 million years ago.", "Lucy lived 3.2 million years ago.", ok},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, CompareExact(tt.claim, tt.source)); diff != "" {
+				t.Errorf("CompareExact(%q, %q) mismatch (-want +got):\n%s", tt.claim, tt.source, diff)
+			}
+		})
 	}
 }

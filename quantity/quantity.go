@@ -3,7 +3,9 @@
 // compares the quantities of a claim with those of a source passage within
 // small tolerances (seed 004, section 3: "±2% or ±1 unit").
 //
-// It is pure: no I/O, no state, safe for concurrent use. Text is treated as
+// It is pure: no I/O, no state, safe for concurrent use; the one thing it
+// reads besides its input is today's date, by which [CheckExact] dates a
+// claim's "N years ago". Text is treated as
 // data only; nothing in it changes how it is read beyond the quantities it
 // contains. Extract is a single left-to-right pass over a token list and
 // costs tens of microseconds on a 1,000-word passage.
