@@ -41,6 +41,12 @@ func TestBehaviourBothWays(t *testing.T) {
 		behaviour, claim, passage string
 		want                      Label
 	}{
+		{"few against a share of half or more", "Few residents voted for the plan.", "In the referendum, 85% of residents voted for the plan.", Contradict},
+		{"many against a large share", "Many residents voted for the plan.", "In the referendum, 85% of residents voted for the plan.", Entail},
+		{"passed against rejected", "The Senate passed the bill.", "The Senate rejected the bill by a vote of 52 to 48.", Contradict},
+		{"rejected against rejected", "The Senate rejected the bill.", "The Senate rejected the bill by a vote of 52 to 48.", Entail},
+		{"before against after", "The novel was published before the author's death.", "The novel was published in 1925, two years after the author died.", Contradict},
+		{"after against after", "The novel was published after the author's death.", "The novel was published in 1925, two years after the author died.", Entail},
 		{"time ago met", "The company was founded more than 100 years ago.", founded, Entail},
 		{"time ago against", "The company was founded less than 50 years ago.", founded, Contradict},
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},
@@ -204,6 +210,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"something other than absent", "The Vela Station is a research observatory.", station, Entail},
 		{"a day the passage excepts", "The museum is open on Mondays.", museum, Contradict},
 		{"a day the exception leaves", "The museum is open on Tuesdays.", museum, Entail},
+		{"a day the exception leaves, a rest day to WordNet", "The museum is open on Sundays.", museum, Entail},
 		{"a day the passage excepts, denied", "The museum is not open on Mondays.", museum, Entail},
 		{"a day the passage excepts, the opposite word", "The museum is closed on Mondays.", museum, Entail},
 		{"a day the exception leaves, the opposite word", "The museum is closed on Tuesdays.", museum, Contradict},

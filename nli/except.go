@@ -153,9 +153,30 @@ func coHyponymOfAny(c *text, s string, ex map[string]string) bool {
 			continue
 		}
 		for _, e := range ex {
-			if wn.Relate(tk.Lower, e)&wordvec.CoHyponym != 0 {
+			if wn.Relate(tk.Lower, e)&wordvec.CoHyponym != 0 || calendarKin(tk.Lower, e) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// calendarGroups are the days of the week and the months: WordNet files
+// Sunday and Saturday under rest days and the others under weekdays, so
+// "open on Sundays" against "every day except Monday" found no
+// co-hyponym.
+var calendarGroups = []map[string]bool{
+	set("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+	set("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"),
+}
+
+// calendarKin reports whether words a and b (lower case, a plural "s"
+// aside) are two days of the week or two months.
+func calendarKin(a, b string) bool {
+	a, b = strings.TrimSuffix(a, "s"), strings.TrimSuffix(b, "s")
+	for _, g := range calendarGroups {
+		if g[a] && g[b] && a != b {
+			return true
 		}
 	}
 	return false

@@ -28,3 +28,23 @@ func TestExcepted(t *testing.T) {
 		}
 	}
 }
+
+func TestCalendarKin(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"sundays", "monday", true},
+		{"saturday", "friday", true},
+		{"july", "january", true},
+		{"monday", "monday", false},
+		{"monday", "january", false},
+		{"may", "monday", false},
+		{"holidays", "monday", false},
+	}
+	for _, tt := range tests {
+		if got := calendarKin(tt.a, tt.b); got != tt.want {
+			t.Errorf("calendarKin(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

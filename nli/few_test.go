@@ -22,6 +22,14 @@ func TestFewVerdict(t *testing.T) {
 		{"How many people attended the concert?", "Only 3 people attended the concert.", 0},
 		{"Few attendees liked the concert.", "The 2019 attendees liked the concert.", 0}, // a year
 		{"Few attendees liked the concert.", "The 2,019 attendees liked the concert.", -1},
+		// A share of the noun, said the same way, when no count is given.
+		{"Few residents voted for the plan.", "In the referendum, 85% of residents voted for the plan.", -1},
+		{"Few residents voted for the plan.", "In the referendum, 50 percent of residents voted for the plan.", -1},
+		{"Many residents voted for the plan.", "In the referendum, 2% of residents voted for the plan.", -1},
+		{"Few residents voted for the plan.", "In the referendum, 12% of residents voted for the plan.", 0},
+		{"Many residents voted for the plan.", "In the referendum, 40% of residents voted for the plan.", 0},
+		{"Few residents voted for the plan.", "In the referendum, 85% of residents voted against the plan.", 0},
+		{"Few residents voted for the plan.", "In the referendum, 85% of voters voted for the plan.", 0},
 	}
 	for _, tt := range tests {
 		if got := fewVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {

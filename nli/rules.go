@@ -489,7 +489,9 @@ func statesWhole(c, p *text) bool {
 //     has negation-scope channels and sees the whole alignment (on the
 //     calibration split the rule costs balanced accuracy);
 //   - a passage that says the claim's amount changed the other way
-//     (changeRule), or by another factor than the claim's "doubled" or
+//     (changeRule), that orders the claim's event the other way against
+//     the same event ("after the author died" for "before the author's
+//     death", orderRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), a life that allows the claim's age at
 //     death or does not (ageRule; none, for a passage with no life),
 //     another rank of the claim's
@@ -537,6 +539,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = contradictToEntail(j, negKeep)
 	}
 	j = changeRule(c, p, j)
+	j = orderRule(c, p, j)
 	j = multipleRule(c, p, j)
 	j = ageRule(c, p, j)
 	j = rankRule(c, p, j)

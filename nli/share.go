@@ -90,6 +90,23 @@ func shareVerdict(c, p *text) int {
 	if !coversBut(c, p.stems, quantifiers) {
 		return 0
 	}
+	share, ok := passageShare(c, p, noun, at)
+	if !ok {
+		return 0
+	}
+	lo, hi := b[0], b[1]
+	if lo == hi && share == lo || lo < hi && share > lo && share < hi {
+		return 1
+	}
+	return -1
+}
+
+// passageShare returns the passage's first percentage of the noun of stem
+// noun that claim c quantifies at token at ("30% of residents"), when the
+// two say the same of it by their polar words ("voted for" against "voted
+// for", not "voted against"); ok is false when there is none, or when the
+// first one says otherwise.
+func passageShare(c, p *text, noun string, at int) (share float64, ok bool) {
 	for _, m := range percentOfRe.FindAllStringSubmatch(p.raw, -1) {
 		nt := tokenize(m[2])
 		if len(nt) != 1 || nt[0].Stem != noun {
@@ -111,15 +128,11 @@ func shareVerdict(c, p *text) int {
 		// "supported the plan in the referendum".
 		n := min(shareWindow, len(c.toks)-at-1)
 		if pat < 0 || !maps.Equal(polarity(c.toks, at, n), polarity(p.toks, pat, n)) {
-			return 0
+			return 0, false
 		}
-		lo, hi := b[0], b[1]
-		if lo == hi && share == lo || lo < hi && share > lo && share < hi {
-			return 1
-		}
-		return -1
+		return share, true
 	}
-	return 0
+	return 0, false
 }
 
 // shareRule applies shareVerdict (see byVerdict).

@@ -87,7 +87,7 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 // judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
 // does not give as antonyms: approving and rejecting, confirming and
 // denying or refuting, supporting and opposing, agreeing and refusing,
-// a bill passed and defeated, signed and vetoed; and of the accounts'
+// a bill passed and defeated or rejected, signed and vetoed; and of the accounts'
 // opposites, a profit and a loss, a surplus and a deficit. Only the
 // judge reads them
 // (encoder.opposites); antonyms, which training reads too, is unchanged
@@ -103,7 +103,7 @@ var judgeAntonymWords = [][2]string{
 	{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
 	{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
 	{"agreed", "refused"},
-	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"},
+	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"}, {"passed", "rejected"},
 	{"signed", "vetoed"}, {"sign", "veto"}, {"signs", "vetoes"}, {"approved", "vetoed"},
 	{"start", "stop"}, {"started", "stopped"}, {"starts", "stops"}, {"began", "stopped"}, {"begin", "stop"},
 }
