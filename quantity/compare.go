@@ -209,7 +209,9 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // a figure (placed); "outside" and "overseas" read as "other", the name
 // after "outside" left out; a percentage after a label word ("the PS4
 // version 75.43%") is a figure; and no length of time is negative ("Episode
-// III -12 years before"). A claim's time ago, up to a thousand years, is
+// III -12 years before"), a length in months, weeks or days is judged
+// against a span of dates measured in days, "minus" makes a temperature
+// negative and "below freezing" is a bound at 0 °C. A claim's time ago, up to a thousand years, is
 // dated from today when the source has none of its own: in 2026 "more
 // than 80 years ago" is before 1947 (dateAgo).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
@@ -444,13 +446,18 @@ var lastingWords = txt.Set("for", "lasted", "lasting", "lasts", "last", "spanned
 // not a length: "40 years old", "20 years ago", "two years later".
 var agedWords = txt.Set("old", "ago", "later", "earlier", "after", "before", "younger", "older", "since")
 
-// lengthOfTime reports whether quantity i is a length of time in years
-// that a word of lasting opens ("lasted six years", "for more than 20
-// years"), not an age ("40 years old") nor a time from now ("20 years
-// ago").
+// lengthUnits are the units of a length of time that a span of dates
+// measures: years, and months, weeks and days, against dates of a month
+// or a day (spanLength).
+var lengthUnits = txt.Set("year", "month", "week", "day")
+
+// lengthOfTime reports whether quantity i is a length of time (in
+// lengthUnits) that a word of lasting opens ("lasted six years", "for
+// more than 20 years", "lasted three weeks"), not an age ("40 years old")
+// nor a time from now ("20 years ago").
 func (a analysis) lengthOfTime(i int) bool {
 	f := a.found[i]
-	if f.q.Kind != Measure || f.q.Unit != "year" {
+	if f.q.Kind != Measure || !lengthUnits[f.q.Unit] {
 		return false
 	}
 	if f.te < len(a.toks) && a.toks[f.te].Kind == tWord && agedWords[strings.ToLower(a.toks[f.te].Text)] {
@@ -534,8 +541,13 @@ func (a analysis) spanAgainst(j int, claim Quantity, age bool, source string) (Q
 		claim.Kind, claim.Unit = Measure, "year" // "45" is 45 years
 	}
 	out := relate(claim, d, true)
-	if ci, si := figures(claim, d, true); ci.within(si) || age && claim.Value >= d.Value && claim.Value <= d.High {
-		out = Agrees // a length within the span's, an age the two years allow
+	ci, si := figures(claim, d, true)
+	mid := (ci.lo + ci.hi) / 2
+	if ci.within(si) || age && claim.Value >= d.Value && claim.Value <= d.High || claim.Bound == Exact && mid >= si.lo && mid <= si.hi {
+		// A length within the span's, an age the two years allow, or a
+		// figure the span allows: "lasted 10 days" against "from 5 July
+		// to 14 July", nine or ten days by how the days are counted.
+		out = Agrees
 	}
 	return d, out, true
 }
@@ -577,10 +589,21 @@ func ageLength(start, end Quantity, source string) Quantity {
 // (two dates the source joins, see [analysis.spanRole]), a year either
 // way: "from 1939 to 1945" is five to seven years, since the two years
 // may name any of their days.
+//
+// A span with a date of a month or a day at either end is measured in
+// days, from the end's first day less the start's last to the end's last
+// less the start's first, counting the last day: "began on 1 March and
+// ended on 22 March" is 21 to 22 days, which "lasted three weeks" meets.
 func spanLength(start, end Quantity, source string) Quantity {
+	text := source[start.Start:end.End]
+	if start.Kind == Date || end.Kind == Date {
+		si, ei := days(start), days(end)
+		return Quantity{Kind: Measure, Unit: "day", Value: max(0, ei.lo-si.hi), High: max(0, ei.hi-si.lo) + 1, Bound: Between, Step: 1,
+			Start: start.Start, End: end.End, Text: text}
+	}
 	n := end.High - start.Value
 	return Quantity{Kind: Measure, Unit: "year", Value: max(0, n-1), High: n + 1, Bound: Between, Step: 1,
-		Start: start.Start, End: end.End, Text: source[start.Start:end.End]}
+		Start: start.Start, End: end.End, Text: text}
 }
 
 // candidate is a compatible source quantity, the context words it shares
@@ -773,7 +796,46 @@ func analyse(text string, limit int, exact bool) analysis {
 		}
 		return len(a.found) < limit
 	})
+	if exact && len(a.found) < limit {
+		a.freezing(text)
+	}
 	return a
+}
+
+// freezingBounds are the words before "freezing" that make it a bound on
+// a temperature: "below freezing" is below 0 °C.
+var freezingBounds = map[string]Bound{"below": AtMost, "under": AtMost, "above": AtLeast, "over": AtLeast}
+
+// freezing adds, in the exact reading, the temperature bound that "below
+// freezing" or "above freezing (point)" writes in words, so that "The
+// temperature dropped below freezing." can be judged against "lows
+// reached minus 5 degrees Celsius".
+func (a *analysis) freezing(text string) {
+	for k := 1; k < len(a.toks); k++ {
+		t, prev := a.toks[k], a.toks[k-1]
+		if t.Kind != tWord || prev.Kind != tWord || a.inQty[k] || a.inQty[k-1] || !strings.EqualFold(t.Text, "freezing") {
+			continue
+		}
+		b, ok := freezingBounds[strings.ToLower(prev.Text)]
+		if !ok {
+			continue
+		}
+		te := k + 1
+		if te < len(a.toks) && a.toks[te].Kind == tWord && strings.EqualFold(a.toks[te].Text, "point") {
+			te++
+		}
+		q := Quantity{Kind: Measure, Unit: "°C", Bound: b, Approx: true, Strict: true, Step: 1,
+			Start: prev.Start, End: a.toks[te-1].End}
+		q.Text = text[q.Start:q.End]
+		at := len(a.found)
+		for at > 0 && a.found[at-1].ts > k {
+			at--
+		}
+		a.found = slices.Insert(a.found, at, found{q, k - 1, te})
+		for j := k - 1; j < te; j++ {
+			a.inQty[j] = true
+		}
+	}
 }
 
 // durationParts are the units of time, from the larger, that a length

@@ -276,6 +276,18 @@ func TestCompareExact(t *testing.T) {
 		{"a length for a span", "He was king for 30 years.", "He reigned from 1830 to 1850.", unsettled, bad("30 years", "1830 to 1850")},
 		{"a length within a span its words open and close", "The war lasted six years.", "The war began in 1939 and ended in 1945.", unsettled, ok},
 		{"a length against a span its words open and close", "The war lasted ten years.", "The war began in 1939 and ended in 1945.", unsettled, bad("ten years", "1939 and ended in 1945")},
+		// "Minus" before a temperature, and "below freezing", in the
+		// exact reading.
+		{"minus before a temperature", "The temperature fell below 0 degrees Celsius.", "Lows reached minus 5 degrees Celsius.", bad("below 0 degrees Celsius", "5 degrees Celsius"), ok},
+		{"below freezing", "The temperature dropped below freezing.", "Lows reached minus 5 degrees Celsius.", unsettled, ok},
+		{"above freezing", "The temperature stayed above freezing.", "Lows reached minus 5 degrees Celsius.", unsettled, bad("above freezing", "minus 5 degrees Celsius")},
+		{"a temperature against below freezing", "It was minus 3 degrees Celsius.", "It stayed below freezing all day.", unsettled, unsettled},
+		// A span of days or months is measured in days.
+		{"weeks within a span of days", "The strike lasted three weeks.", "The strike began on 1 March 2020 and ended on 22 March 2020.", unsettled, ok},
+		{"months against a span of days", "The strike lasted three months.", "The strike began on 1 March 2020 and ended on 22 March 2020.", unsettled, bad("three months", "1 March 2020 and ended on 22 March 2020")},
+		{"days, the last counted or not", "The festival lasted 10 days.", "The festival ran from 5 July 2019 to 14 July 2019.", unsettled, ok},
+		{"days against a span of days", "The festival lasted 12 days.", "The festival ran from 5 July 2019 to 14 July 2019.", unsettled, bad("12 days", "5 July 2019 to 14 July 2019")},
+		{"years within a span of months", "The war lasted six years.", "The war began in September 1939 and ended in September 1945.", unsettled, ok},
 		{"an age is no length", "He was 40 years old.", "He reigned from 1830 to 1850.", unsettled, unsettled},
 		{"an age at death the life allows", "She was 45 when she died.", "She was born in 1920 and died in 1965.", unsettled, ok},
 		{"an age at death the life does not allow", "She was 60 when she died.", "She was born in 1920 and died in 1965.", unsettled, bad("60", "1920 and died in 1965")},

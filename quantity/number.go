@@ -142,8 +142,15 @@ func (s *scanner) number(i int) (Quantity, int, bool) {
 	}
 	q.Bound, q.Approx = bound, bound != Exact
 	q.Strict = strict && (bound == AtLeast || bound == AtMost)
+	if s.exact && sign > 0 && p == i && start == i && i > 0 && s.isWord(i-1, "minus") && q.Kind == Measure && temperatureUnits[q.Unit] {
+		// In the exact reading, "minus 5 degrees Celsius" is below zero.
+		q.Value, q.High, start = -q.Value, -q.High, i-1
+	}
 	return s.finish(q, start, end), end, true
 }
+
+// temperatureUnits are the units a temperature below zero is written in.
+var temperatureUnits = map[string]bool{"°C": true, "°F": true, "°": true}
 
 // yearLike reports whether a bare four-digit integer is a calendar year:
 // 1000 to 2100, written without a comma, not negative, with no hedge
