@@ -491,7 +491,8 @@ func statesWhole(c, p *text) bool {
 //   - a passage that says the claim's amount changed the other way
 //     (changeRule), that orders the claim's event the other way against
 //     the same event ("after the author died" for "before the author's
-//     death", orderRule), or by another factor than the claim's "doubled" or
+//     death", orderRule), that calls the claim's event off
+//     ("cancelled", "called off", "postponed": cancelRule), or by another factor than the claim's "doubled" or
 //     "halved" (multipleRule), a life that allows the claim's age at
 //     death or does not (ageRule; none, for a passage with no life),
 //     another rank of the claim's
@@ -540,6 +541,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	}
 	j = changeRule(c, p, j)
 	j = orderRule(c, p, j)
+	j = cancelRule(c, p, j)
 	j = multipleRule(c, p, j)
 	j = ageRule(c, p, j)
 	j = rankRule(c, p, j)
