@@ -208,12 +208,12 @@ func Check(claim, source string) []Finding { return check(claim, source, false) 
 // (placedClose); a word of the claim's opening name counts half in placing
 // a figure (placed); "outside" and "overseas" read as "other", the name
 // after "outside" left out; a percentage after a label word ("the PS4
-// version 75.43%") is a figure; and no length of time is negative ("Episode
-// III -12 years before"), a length in months, weeks or days is judged
-// against a span of dates measured in days, "minus" makes a temperature
-// negative and "below freezing" is a bound at 0 °C. A claim's time ago, up to a thousand years, is
-// dated from today when the source has none of its own: in 2026 "more
-// than 80 years ago" is before 1947 (dateAgo).
+// version 75.43%") is a figure; no length of time is negative ("Episode
+// III -12 years before"); a length in months, weeks or days is judged
+// against a span of dates measured in days; "minus" makes a temperature
+// negative, and "below freezing" is a bound at 0 °C. A claim's time ago,
+// up to a thousand years, is dated from today when the source has none of
+// its own: in 2026 "more than 80 years ago" is before 1947 (dateAgo).
 func CheckExact(claim, source string) []Finding { return check(claim, source, true) }
 
 func check(claim, source string, exact bool) []Finding {
