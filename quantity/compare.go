@@ -222,6 +222,10 @@ func check(claim, source string, exact bool) []Finding {
 		return nil
 	}
 	src := analyse(source, maxSourceQuantities, exact)
+	if exact {
+		cl.dayRanges(claim, false)
+		src.dayRanges(source, true)
+	}
 	if exact && !src.hasAgo() {
 		cl.dateAgo(claim, now().Year())
 	}
@@ -319,6 +323,20 @@ func check(claim, source string, exact bool) []Finding {
 				out := relate(c.q, sp, exact)
 				if days(c.q).within(days(sp)) {
 					out = Agrees // a time within the span is in it
+				}
+				if s.q.Kind == Date && end.Kind == Date && c.q.Kind == Date {
+					// A span of two dates is the days from the first to
+					// the last, not their years: "5 to 14 July 2019" does
+					// not hold 20 July 2019.
+					cd, sd := days(c.q), interval{days(s.q).lo, days(end).hi}
+					switch {
+					case cd.within(sd):
+						out = Agrees
+					case !cd.meets(sd):
+						out = Conflicts
+					default:
+						out = Unsettled
+					}
 				}
 				cands = append(cands, candidate{q: sp, score: max(k.score, placed(cctx, sctx(j+1), subject)), outcome: out})
 			}
@@ -800,6 +818,74 @@ func analyse(text string, limit int, exact bool) analysis {
 		a.freezing(text)
 	}
 	return a
+}
+
+// dayRanges reads, in the exact reading, the days written before the
+// month of the date after them as dates of that month: a source's "from 5
+// to 14 July 2019" (ranges) as 5 July 2019 to 14 July 2019 (the two
+// joined by "to", a span, see spanRole), and "between 5th and 19th
+// September 2014" as 5 September 2014 and 19 September 2014. A range of
+// days is read only right before a month and year ("5 to 14" is a range
+// of numbers otherwise), and only in a source: a claim's span is judged
+// end by end, and "aired 5-19 September 2014" would conflict with "aired
+// on 5 September 2014" through its end, where its month agrees. A lone
+// day is read only before "and", "to" or a dash and a date of a day.
+func (a *analysis) dayRanges(text string, ranges bool) {
+	day := func(v float64) bool { return v >= 1 && v <= 31 && v == math.Trunc(v) }
+	numAt := func(from, to int, last bool) int {
+		at := -1
+		for k := from; k < to; k++ {
+			if a.toks[k].Kind == tNum {
+				if !last {
+					return k
+				}
+				at = k
+			}
+		}
+		return at
+	}
+	// dateOf is day d of month's month, read from tokens ts to te and
+	// written as text[start:end] (the first day of a range is written as
+	// the range: "5 to 14 July 2019").
+	dateOf := func(month Quantity, d float64, ts, te, start, end int) found {
+		q := month
+		q.Date = time.Date(month.Date.Year(), month.Date.Month(), int(d), 0, 0, 0, 0, time.UTC)
+		q.Precision, q.Bound, q.Approx, q.Strict = DayPrecision, Exact, false, false
+		q.Start, q.End = start, end
+		q.Text = text[start:end]
+		return found{q, ts, te}
+	}
+	for k := 0; k+1 < len(a.found); k++ {
+		f, next := a.found[k], a.found[k+1]
+		if next.q.Kind != Date || next.q.Bound != Exact || f.te != next.ts && !a.joinedDay(f.te, next.ts) {
+			continue
+		}
+		switch {
+		case ranges && f.te == next.ts && next.q.Precision == MonthPrecision && f.q.Kind == Number && f.q.Bound == Between &&
+			day(f.q.Value) && day(f.q.High) && f.q.Value < f.q.High:
+			lo, hi := numAt(f.ts, f.te, false), numAt(f.ts, f.te, true)
+			if lo < 0 || hi <= lo {
+				continue
+			}
+			month := next.q
+			a.found[k] = dateOf(month, f.q.Value, lo, lo+1, a.toks[lo].Start, month.End)
+			a.found[k+1] = dateOf(month, f.q.High, hi, next.te, a.toks[hi].Start, month.End)
+		case f.te != next.ts && next.q.Precision == DayPrecision && (f.q.Kind == Number || f.q.Kind == Ordinal) &&
+			f.q.Bound == Exact && f.q.Unit == "" && day(f.q.Value) && a.toks[next.ts].Kind == tNum:
+			a.found[k] = dateOf(next.q, f.q.Value, f.ts, f.te, f.q.Start, next.q.End)
+		}
+	}
+}
+
+// joinedDay reports whether the tokens from k to end join a day to the
+// date after it: one "and", "to" or dash.
+func (a analysis) joinedDay(k, end int) bool {
+	if end != k+1 {
+		return false
+	}
+	t := a.toks[k]
+	return t.Kind == tWord && (strings.EqualFold(t.Text, "and") || strings.EqualFold(t.Text, "to")) ||
+		t.Kind == tSym && (t.Text == "-" || t.Text == "–")
 }
 
 // freezingBounds are the words before "freezing" that make it a bound on

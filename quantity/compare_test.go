@@ -282,6 +282,14 @@ func TestCompareExact(t *testing.T) {
 		{"below freezing", "The temperature dropped below freezing.", "Lows reached minus 5 degrees Celsius.", unsettled, ok},
 		{"above freezing", "The temperature stayed above freezing.", "Lows reached minus 5 degrees Celsius.", unsettled, bad("above freezing", "minus 5 degrees Celsius")},
 		{"a temperature against below freezing", "It was minus 3 degrees Celsius.", "It stayed below freezing all day.", unsettled, unsettled},
+		// Days written before the month of the date after them.
+		{"a day within a source's range of days", "It aired on 9 July 2019.", "The festival ran from 5 to 14 July 2019.", bad("9 July 2019", "14 July 2019"), ok},
+		{"a day outside a source's range of days", "The festival ran on 20 July 2019.", "The festival ran from 5 to 14 July 2019.", bad("20 July 2019", "14 July 2019"), bad("20 July 2019", "5 to 14 July 2019")},
+		{"a day outside a source's span of two dates", "The festival ran on 20 July 2019.", "The festival ran from 5 July 2019 to 14 July 2019.", bad("20 July 2019", "5 July 2019"), bad("20 July 2019", "5 July 2019")},
+		{"a length against a source's range of days", "The festival lasted 10 days.", "The festival ran from 5 to 14 July 2019.", unsettled, ok},
+		{"a claim's day before another date", "Three episodes aired between 5th and 19th September 2014.",
+			"The episodes began airing on 5 September 2014 and concluded on 19 September 2014.", ok, ok},
+		{"a claim's range of days left a range", "It aired 5-19 September 2014.", "It aired on 5 September 2014.", ok, ok},
 		// A span of days or months is measured in days.
 		{"weeks within a span of days", "The strike lasted three weeks.", "The strike began on 1 March 2020 and ended on 22 March 2020.", unsettled, ok},
 		{"months against a span of days", "The strike lasted three months.", "The strike began on 1 March 2020 and ended on 22 March 2020.", unsettled, bad("three months", "1 March 2020 and ended on 22 March 2020")},
