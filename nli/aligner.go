@@ -111,6 +111,12 @@ func (a *Aligner) init() {
 	// WordNet's "reduce" and "lower" being co-hyponyms
 	// (docs/nli-development.md, "More direction words").
 	a.enc.moreDirections = true
+	// The judge relates figures in their base units ("2 kg" and "2,000
+	// grams" as equal), where the networks read "The package weighs 2
+	// kg." against "The package weighs 2,000 grams." as a tie, the two
+	// figures related as different (docs/nli-development.md, "Figures in
+	// their units").
+	a.enc.scaled = true
 	// The judge reads an adjective and the head of its WordNet cluster
 	// as the hyponym and the hypernym ("poisonous" and "toxic"), where
 	// the networks read them as unrelated words in one slot and "The

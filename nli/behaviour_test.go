@@ -49,6 +49,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"after against after", "The novel was published after the author's death.", "The novel was published in 1925, two years after the author died.", Entail},
 		{"an event called off", "The president visited Japan last week.", "The president's planned visit to Japan was called off last week.", Contradict},
 		{"an event that took place", "The president visited Japan last week.", "The president's visit to Japan went ahead last week.", Entail},
+		{"a figure in another unit", "The package weighs 2 kg.", "The package weighs 2,000 grams.", Entail},
+		{"a figure in another unit, off", "The package weighs 20 kg.", "The package weighs 2,000 grams.", Contradict},
 		{"time ago met", "The company was founded more than 100 years ago.", founded, Entail},
 		{"time ago against", "The company was founded less than 50 years ago.", founded, Contradict},
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},

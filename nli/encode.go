@@ -203,6 +203,11 @@ type encoder struct {
 	// ("lowers" as "reduces"), as the judge does; the training encoder
 	// does not (see Aligner.init).
 	moreDirections bool
+	// scaled reads a figure followed by a scale or a unit in its base
+	// unit ("2,000 grams" as 2, "2 kg" as 2, "1.5 million" as 1,500,000)
+	// when it relates two figures (relNumEqual, relNumDiffer), as the
+	// judge does; the training encoder does not (see Aligner.init).
+	scaled bool
 	// opposedInfos is opposedInfoOf(wn), read on first use.
 	opposedInfos func() map[string][]*wordvec.WordInfo
 }
@@ -309,6 +314,11 @@ func (e *encoder) side(t *text, limit int) side {
 	toks := slices.Clone(t.toks[:min(len(t.toks), limit)])
 	s := side{toks: toks, chans: make([]uint16, len(toks)), vals: make([]float64, len(toks)), infos: make([]*wordvec.WordInfo, len(toks))}
 	lastNeg := -100
+	defer func() {
+		if e.scaled {
+			scaleFigures(s.toks, s.vals)
+		}
+	}()
 	for i, tk := range toks {
 		var c uint16
 		set := func(b int) { c |= 1 << b }
@@ -795,6 +805,9 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 	if e.dims {
 		e.sameDimensions(&a, &b)
 	}
+	if e.scaled {
+		e.sameUnits(&a, &b)
+	}
 	if e.phrasal {
 		e.samePhrasal(&a, &b)
 	}
@@ -1110,4 +1123,45 @@ func ranksConflict(claim, passage []token) bool {
 		}
 	}
 	return false
+}
+
+// sameUnits writes a passage's unit as the claim's unit of the same
+// dimension ("grams" as "kg", "metres" as "feet"), after scaleFigures has
+// read each side's figures in its own units: WordNet files "kilogram" and
+// "gram" as co-hyponyms, which the networks read as two things in one
+// slot, a contradiction ("The package weighs 2 kg." against "The package
+// weighs 2,000 grams." was a tie).
+func (e *encoder) sameUnits(a, b *side) {
+	for _, ta := range a.toks {
+		_, base, ok := quantity.WordUnit(ta.Lower)
+		if !ok || base == "" || base == "day" {
+			continue
+		}
+		for k, tb := range b.toks {
+			if _, bb, ok := quantity.WordUnit(tb.Lower); ok && bb == base && tb.Lower != ta.Lower {
+				b.toks[k].Lower, b.toks[k].Stem = ta.Lower, ta.Stem
+				b.infos[k] = e.info(ta.Lower)
+			}
+		}
+	}
+}
+
+// scaleFigures multiplies each figure of vals by the scale and the unit
+// written after it, as quantity.WordFactor gives them ("1.5 million
+// tonnes": 1.5e9 kg), so that figures of one quantity written in other
+// units or scales relate as equal.
+func scaleFigures(toks []token, vals []float64) {
+	for i, v := range vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		for k := i + 1; k < min(len(toks), i+3); k++ {
+			f, base, ok := quantity.WordUnit(toks[k].Lower)
+			if !ok || base == "day" {
+				break // a time is as often an age or a date's part
+			}
+			v *= f
+		}
+		vals[i] = v
+	}
 }

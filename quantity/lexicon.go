@@ -315,3 +315,30 @@ func Dimension(word string) (noun string, adjective bool) {
 	n, ok := dimensionAdjectives[word]
 	return n, ok
 }
+
+// WordUnit returns what a figure written before word (lower case) is
+// multiplied by to be counted in its dimension's base unit or as a plain
+// number, and that base: 1e6 and "" for "million", 0.001 and "kg" for
+// "grams", 0.3048 and "m" for "feet"; false for a word that is neither a
+// scale nor a unit of one word with a base. The NLI judge reads the
+// figures of its tokens so ("2,000 grams" and "2 kg" as one figure).
+func WordUnit(word string) (factor float64, base string, ok bool) {
+	if f, ok := scaleWords[word]; ok {
+		return f, "", true
+	}
+	if f, ok := pluralScales[word]; ok {
+		return f, "", true
+	}
+	form, ok := wordUnits[word]
+	if !ok {
+		form, ok = symbolUnits[word]
+	}
+	if !ok {
+		return 0, "", false
+	}
+	u, ok := unitInfo[form.unit]
+	if !ok || u.base == "" {
+		return 0, "", false
+	}
+	return form.mult * u.factor, u.base, true
+}

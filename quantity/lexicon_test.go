@@ -32,3 +32,21 @@ func TestDimension(t *testing.T) {
 		}
 	}
 }
+
+func TestWordUnit(t *testing.T) {
+	for _, tt := range []struct {
+		word   string
+		factor float64
+		base   string
+		ok     bool
+	}{
+		{"million", 1e6, "", true}, {"crores", 1e7, "", true}, {"grams", 0.001, "kg", true}, {"kg", 1, "kg", true},
+		{"feet", 0.3048, "m", true}, {"kilometres", 1000, "m", true}, {"years", 365.25, "day", true},
+		{"degrees", 0, "", false}, // no base: a temperature is not scaled
+		{"people", 0, "", false}, {"tall", 0, "", false}, {"", 0, "", false},
+	} {
+		if f, base, ok := WordUnit(tt.word); f != tt.factor || base != tt.base || ok != tt.ok {
+			t.Errorf("WordUnit(%q) = %v, %q, %t, want %v, %q, %t", tt.word, f, base, ok, tt.factor, tt.base, tt.ok)
+		}
+	}
+}
