@@ -846,7 +846,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 			}
 			na, nb := !math.IsNaN(a.vals[i]), !math.IsNaN(b.vals[j])
 			if na && nb {
-				if quantity.RelativeError(a.vals[i], b.vals[j]) <= 0.02 {
+				if quantity.RelativeError(a.vals[i], b.vals[j]) <= numEqualTolerance {
 					set(relNumEqual)
 				} else {
 					set(relNumDiffer)
@@ -1131,20 +1131,47 @@ func ranksConflict(claim, passage []token) bool {
 // "gram" as co-hyponyms, which the networks read as two things in one
 // slot, a contradiction ("The package weighs 2 kg." against "The package
 // weighs 2,000 grams." was a tie).
+//
+// Only a unit whose figure equals the claim's unit's figure is written
+// so: "about 2.7 kilometres long" stays as written against "2,500 metres
+// long", where the two units written alike made the passage look closer
+// than its figure is (a demo claim went from Refuted to Contested).
 func (e *encoder) sameUnits(a, b *side) {
-	for _, ta := range a.toks {
+	for i, ta := range a.toks {
 		_, base, ok := quantity.WordUnit(ta.Lower)
 		if !ok || base == "" || base == "day" {
 			continue
 		}
+		va := figureBefore(a, i)
 		for k, tb := range b.toks {
-			if _, bb, ok := quantity.WordUnit(tb.Lower); ok && bb == base && tb.Lower != ta.Lower {
-				b.toks[k].Lower, b.toks[k].Stem = ta.Lower, ta.Stem
-				b.infos[k] = e.info(ta.Lower)
+			_, bb, ok := quantity.WordUnit(tb.Lower)
+			if !ok || bb != base || tb.Lower == ta.Lower {
+				continue
 			}
+			if vb := figureBefore(b, k); math.IsNaN(va) || math.IsNaN(vb) || quantity.RelativeError(va, vb) > numEqualTolerance {
+				continue
+			}
+			b.toks[k].Lower, b.toks[k].Stem = ta.Lower, ta.Stem
+			b.infos[k] = e.info(ta.Lower)
 		}
 	}
 }
+
+// figureBefore returns the figure (scaled, see scaleFigures) of the
+// number one or two tokens before token i of s ("2 kg", "1.5 million
+// tonnes"), NaN when there is none.
+func figureBefore(s *side, i int) float64 {
+	for k := i - 1; k >= max(0, i-2); k-- {
+		if !math.IsNaN(s.vals[k]) {
+			return s.vals[k]
+		}
+	}
+	return math.NaN()
+}
+
+// numEqualTolerance is how far apart two figures may be and still be
+// related as equal (relNumEqual): 2%.
+const numEqualTolerance = 0.02
 
 // scaleFigures multiplies each figure of vals by the scale and the unit
 // written after it, as quantity.WordFactor gives them ("1.5 million

@@ -575,8 +575,9 @@ func TestJudgeReadsDerivedWords(t *testing.T) {
 }
 
 // TestFiguresInTheirUnits: the judge relates figures in their base units
-// and writes the passage's unit as the claim's of the same dimension; the
-// training encoder reads the figures as written. Times are left alone.
+// and writes the passage's unit as the claim's of the same dimension when
+// the two figures are equal; the training encoder reads the figures as
+// written. Times are left alone.
 func TestFiguresInTheirUnits(t *testing.T) {
 	const mask = 1<<relSame | 1<<relNumEqual | 1<<relNumDiffer
 	checkRelBits(t, mask, []relBitsCase{
@@ -584,6 +585,7 @@ func TestFiguresInTheirUnits(t *testing.T) {
 		{"The package weighs 2 kg.", "The package weighs 2,000 grams.", "kg", "grams", 1 << relSame, 0},
 		{"The road is 5 miles long.", "The road is 8 kilometres long.", "5", "8", 1 << relNumEqual, 1 << relNumDiffer},
 		{"The road is 50 miles long.", "The road is 8 kilometres long.", "50", "8", 1 << relNumDiffer, 1 << relNumDiffer},
+		{"The span is 2,500 metres long.", "The bridge is about 2.7 kilometres long.", "metres", "kilometres", 0, 0},
 		{"The firm raised 1.5 million dollars.", "The firm raised 1,500,000 dollars.", "1.5", "1500000", 1 << relNumEqual, 1 << relNumDiffer},
 		{"The firm raised 69 crores.", "The firm raised 69.11 crore.", "69", "69.11", 1 << relNumEqual, 1 << relNumEqual},
 		{"The strain is COVID-19.", "Few people aged 19 years died.", "19", "19", 1<<relSame | 1<<relNumEqual, 1<<relSame | 1<<relNumEqual},
