@@ -87,6 +87,12 @@ var comparativeOpposites = bothWays([][2]string{{"longer", "shorter"}, {"taller"
 	{"larger", "smaller"}, {"bigger", "smaller"}, {"heavier", "lighter"}, {"deeper", "shallower"},
 	{"wider", "narrower"}, {"older", "younger"}, {"faster", "slower"}, {"richer", "poorer"}})
 
+// comparativeSynonyms pair the comparatives of one dimension that go the
+// same way: "The dog is larger than the cat." against "The cat is bigger
+// than the dog." (entailment 0.84 before they were paired).
+var comparativeSynonyms = bothWays([][2]string{{"larger", "bigger"}, {"larger", "greater"}, {"bigger", "greater"},
+	{"taller", "higher"}})
+
 // passageComparativeRe finds a comparative and its "than" in a passage,
 // at most three words apart ("shorter than", "smaller oil reserves
 // than").
@@ -94,7 +100,7 @@ var passageComparativeRe = regexp.MustCompile(`(?i)\b([a-z]+er)\s+(?:[a-z]+\s+){
 
 // statedComparison reads a claim's comparison against one the passage
 // states of the same two things, in either order, with the claim's
-// comparative or its opposite: "The Nile is longer than the Amazon."
+// comparative, a synonym or its opposite: "The Nile is longer than the Amazon."
 // against "The Amazon is shorter than the Nile." The networks align
 // "longer" with "shorter" and read the two as antonyms (contradiction
 // 0.91), and they do not read which thing comes first ("The Nile is
@@ -108,7 +114,7 @@ func statedComparison(passage, comparative string, dir, si, oi int) int {
 	for _, loc := range passageComparativeRe.FindAllStringSubmatchIndex(passage, -1) {
 		word := strings.ToLower(passage[loc[2]:loc[3]])
 		d, ok := comparatives[word]
-		if !ok || word != comparative && !comparativeOpposites[comparative][word] {
+		if !ok || word != comparative && !comparativeOpposites[comparative][word] && !comparativeSynonyms[comparative][word] {
 			continue
 		}
 		var order int

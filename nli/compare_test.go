@@ -37,6 +37,8 @@ func TestComparisonVerdict(t *testing.T) {
 		// either order, with the claim's comparative or its opposite.
 		{"The Nile is longer than the Amazon.", "The Amazon is shorter than the Nile.", 1},
 		{"The Nile is shorter than the Amazon.", "The Amazon is shorter than the Nile.", -1},
+		{"The dog is larger than the cat.", "The cat is bigger than the dog.", -1},
+		{"The cat is larger than the dog.", "The cat is bigger than the dog.", 1},
 		{"The Nile is longer than the Amazon.", "The Nile is longer than the Amazon by some 250 km.", 1},
 		{"The Nile is shorter than the Amazon.", "The Nile is longer than the Amazon by some 250 km.", -1},
 		{"Abu Dhabi has bigger oil reserves than Dubai.", "Dubai has far smaller oil reserves than Abu Dhabi.", 1},

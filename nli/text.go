@@ -85,8 +85,8 @@ func bothWays(pairs [][2]string) map[string]map[string]bool {
 }
 
 // judgeAntonyms pairs stems of verbs and nouns of verdict that WordNet
-// does not give as antonyms: approving and rejecting, confirming and
-// denying or refuting, supporting and opposing, agreeing and refusing,
+// does not give as antonyms: approving and rejecting, confirming or
+// admitting and denying or refuting, supporting and opposing, agreeing and refusing,
 // a bill passed and defeated or rejected, signed and vetoed; and of the accounts'
 // opposites, a profit and a loss, a surplus and a deficit. Only the
 // judge reads them
@@ -101,7 +101,7 @@ var judgeAntonymStems = stemPairs(judgeAntonymWords)
 var judgeAntonymWords = [][2]string{
 	{"approve", "reject"}, {"approved", "rejected"}, {"approval", "rejection"},
 	{"confirm", "deny"}, {"confirmed", "denied"}, {"confirms", "denies"},
-	{"confirmed", "refuted"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
+	{"confirmed", "refuted"}, {"admit", "deny"}, {"admitted", "denied"}, {"admits", "denies"}, {"admit", "reject"}, {"admitted", "rejected"}, {"support", "oppose"}, {"supported", "opposed"}, {"supports", "opposes"},
 	{"agreed", "refused"},
 	{"profit", "loss"}, {"profits", "losses"}, {"surplus", "deficit"}, {"passed", "defeated"}, {"passed", "rejected"},
 	{"signed", "vetoed"}, {"sign", "veto"}, {"signs", "vetoes"}, {"approved", "vetoed"},
