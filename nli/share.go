@@ -87,18 +87,82 @@ func shareVerdict(c, p *text) int {
 	// The quantifier is the claim's and the percentage the passage's:
 	// "a majority of voters" against "48% of voters".
 	quantifiers := stemsWhere(c, func(w string) bool { _, is := shareBounds[w]; return is })
-	if !coversBut(c, p.stems, quantifiers) {
+	share, ok := passageShare(c, p, noun, at)
+	if ok && !coversBut(c, p.stems, quantifiers) {
 		return 0
 	}
-	share, ok := passageShare(c, p, noun, at)
 	if !ok {
-		return 0
+		// A count out of a total may say the claim's verb by its
+		// opposite ("died" for "survived"), which the passage need not
+		// have.
+		var flipped bool
+		share, flipped, ok = countShare(c, p, noun, at)
+		if flipped {
+			quantifiers[wordAfter(c.toks, at)] = true
+		}
+		if !ok || !coversBut(c, p.stems, quantifiers) {
+			return 0
+		}
 	}
 	lo, hi := b[0], b[1]
 	if lo == hi && share == lo || lo < hi && share > lo && share < hi {
 		return 1
 	}
 	return -1
+}
+
+// countShare returns the share, in percent, that the passage's count out
+// of a total of the noun of stem noun gives ("two of the 150 passengers
+// died": 1.3), read as the claim says it: when the word after the noun
+// in the passage is the opposite of the claim's ("died" against
+// "survived", the judge's antonyms), the share of the rest (98.7), and
+// flipped; ok is false when the passage has no such count, or says
+// something else of the noun than the claim.
+func countShare(c, p *text, noun string, at int) (share float64, flipped, ok bool) {
+	cverb := wordAfter(c.toks, at)
+	for i := 0; i+3 < len(p.toks); i++ {
+		x, okx := numberValue(p.toks[i])
+		if !okx || p.toks[i+1].Lower != "of" {
+			continue
+		}
+		k := i + 2
+		if ownerWords[p.toks[k].Lower] {
+			k++
+		}
+		if k+1 >= len(p.toks) || p.toks[k+1].Stem != noun {
+			continue
+		}
+		n, okn := numberValue(p.toks[k])
+		if !okn || n <= 0 || x > n {
+			continue
+		}
+		share = 100 * x / n
+		switch pverb := wordAfter(p.toks, k+1); {
+		case cverb == "" || pverb == "":
+			return 0, false, false
+		case pverb == cverb:
+			return share, false, true
+		case antonyms[cverb][pverb] || judgeAntonyms[cverb][pverb] || judgeOnlyAntonyms[cverb][pverb]:
+			return 100 - share, true, true
+		}
+		return 0, false, false
+	}
+	return 0, false, false
+}
+
+// ownerWords may stand between "of" and a total: "of the 150", "of its
+// 40".
+var ownerWords = set("the", "its", "their", "our", "all")
+
+// wordAfter returns the stem of the first content word after toks[at],
+// "" when there is none.
+func wordAfter(toks []token, at int) string {
+	for _, tk := range toks[at+1:] {
+		if !stopwords[tk.Lower] && !tk.Num {
+			return tk.Stem
+		}
+	}
+	return ""
 }
 
 // passageShare returns the passage's first percentage of the noun of stem

@@ -29,6 +29,15 @@ func TestShareVerdict(t *testing.T) {
 		{"Paris is the most visited city.", "About 30% of tourists visited Paris.", 0},
 		{"Some residents voted for the plan.", "Only 30% of residents voted for the plan.", 0},
 		{"Most residents did not vote for the plan.", "Only 30% of residents voted for the plan.", 0},
+		// A count out of a total, said the claim's way or the opposite
+		// way ("died" for "survived").
+		{"Most of the members voted for the plan.", "Thirty of the 40 members voted for the plan.", 1},
+		{"Most of the members voted for the plan.", "Twelve of the 40 members voted for the plan.", -1},
+		{"Most of the passengers survived.", "Two of the 150 passengers died in the crash.", 1},
+		{"All of the passengers survived.", "Two of the 150 passengers died in the crash.", -1},
+		{"Most of the passengers died.", "Two of the 150 passengers died in the crash.", -1},
+		{"Most of the passengers survived.", "Two of the 150 passengers were rescued.", 0},
+		{"Most of the passengers survived.", "Two of the 150 crew died in the crash.", 0},
 	}
 	for _, tt := range tests {
 		if got := shareVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
