@@ -53,6 +53,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a figure in another unit, off", "The package weighs 20 kg.", "The package weighs 2,000 grams.", Contradict},
 		{"most against a count of the opposite", "Most of the passengers survived.", "Two of the 150 passengers died in the crash.", Entail},
 		{"all against a count of the opposite", "All of the passengers survived.", "Two of the 150 passengers died in the crash.", Contradict},
+		{"a change over another window", "Crime has risen since 2010.", "Crime has risen by 20% since 2008, police figures show.", Neutral},
+		{"a change over the same window", "Crime has risen since 2008.", "Crime has risen by 20% since 2008, police figures show.", Entail},
 		{"time ago met", "The company was founded more than 100 years ago.", founded, Entail},
 		{"time ago against", "The company was founded less than 50 years ago.", founded, Contradict},
 		{"direction word against", "Exports rose by 8 percent in 2023.", exports, Contradict},

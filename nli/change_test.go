@@ -28,3 +28,27 @@ func TestOppositeChange(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherWindow(t *testing.T) {
+	const obesity = "Obesity rates have nearly tripled worldwide since 1975."
+	tests := []struct {
+		claim, passage string
+		want           bool
+	}{
+		{"Obesity rates have increased since 1980.", obesity, true},
+		{"Crime has risen since 2010.", "Crime has risen by 20% since 2008, police figures show.", true},
+		// The same window, a change the other way (the change rule's), a
+		// state since a year, no window in the passage, a word of the
+		// claim the passage lacks.
+		{"Obesity rates have increased since 1975.", obesity, false},
+		{"Obesity rates have decreased since 1980.", obesity, false},
+		{"He has lived in Paris since 2001.", "He has lived in Paris since 1999.", false},
+		{"Obesity rates have increased since 1980.", "Obesity rates have nearly tripled worldwide.", false},
+		{"Diabetes rates have increased since 1980.", obesity, false},
+	}
+	for _, tt := range tests {
+		if got := otherWindow(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("otherWindow(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}

@@ -489,7 +489,9 @@ func statesWhole(c, p *text) bool {
 //     has negation-scope channels and sees the whole alignment (on the
 //     calibration split the rule costs balanced accuracy);
 //   - a passage that says the claim's amount changed the other way
-//     (changeRule), that orders the claim's event the other way against
+//     (changeRule), that measures the claim's change over a window that
+//     opens in another year (neutral: "since 1975" for "since 1980",
+//     windowRule), that orders the claim's event the other way against
 //     the same event ("after the author died" for "before the author's
 //     death", orderRule), that calls the claim's event off
 //     ("cancelled", "called off", "postponed": cancelRule), or by another factor than the claim's "doubled" or
@@ -540,6 +542,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 		j = contradictToEntail(j, negKeep)
 	}
 	j = changeRule(c, p, j)
+	j = windowRule(c, p, j)
 	j = orderRule(c, p, j)
 	j = cancelRule(c, p, j)
 	j = multipleRule(c, p, j)
