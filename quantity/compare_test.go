@@ -250,6 +250,8 @@ func TestCompareExact(t *testing.T) {
 		{"a handful against 50,000", "A handful of people attended the concert.", "More than 50,000 people attended the concert.", unsettled, bad("A handful of", "More than 50,000 people")},
 		{"tens of thousands against 80,000", "Tens of thousands of people marched.", "Police said 80,000 people marched.", unsettled, ok},
 		{"hundreds of thousands against 80,000", "Hundreds of thousands of people marched.", "Police said 80,000 people marched.", unsettled, bad("Hundreds of thousands of", "80,000 people")},
+		{"bare thousands against a count", "The earthquake killed thousands.", "The earthquake killed at least 350 people.", unsettled, bad("thousands", "at least 350 people")},
+		{"bare hundreds against a count", "Hundreds were injured in the blast.", "At least 350 people were injured in the blast.", unsettled, ok},
 		{"millions against 9.6 million", "The museum attracts millions of visitors.", "The museum welcomed 9.6 million visitors in 2019.", unsettled, ok},
 		// "One in N" is a share of 1/N, in the exact reading.
 		{"one in five against 20%", "One in five adults smokes.", "About 20% of adults smoke.", unsettled, ok},

@@ -314,7 +314,9 @@ var vagueMultipliers = map[string]float64{"tens": 10, "dozens": 12, "hundreds": 
 // "tens of thousands of" and "hundreds of millions of" (from twice the
 // first scale times the second to twenty times it: 20,000 to 200,000),
 // and "a handful of" (2 to 10), as a range (Between) of the noun after
-// "of" ("thousands of people" against "more than 50,000 people").
+// "of" ("thousands of people" against "more than 50,000 people"); a
+// plural scale with no "of" ("left thousands without power") is the
+// same range of no noun.
 func (s *scanner) vagueAmount(i int) (Quantity, int, bool) {
 	w := s.lower(i)
 	var lo, hi float64
@@ -331,10 +333,15 @@ func (s *scanner) vagueAmount(i int) (Quantity, int, bool) {
 			break
 		}
 		b, ok := vagueScales[w]
-		if !ok || !s.isWord(i+1, "of") {
+		if !ok {
 			return Quantity{}, i + 1, false
 		}
 		lo, hi, k = b[0], b[1], i+1
+		if !s.isWord(i+1, "of") {
+			// A bare amount: "left thousands without power",
+			// "hundreds were injured".
+			k = i
+		}
 	default:
 		return Quantity{}, i + 1, false
 	}
