@@ -54,8 +54,9 @@ func cancelledAt(t *text) int {
 // cancelledEvent reports whether the passage says the claim's event was
 // called off: the passage has a word of cancellation within cancelWindow
 // words of one of the claim's content words, every content word of the
-// claim but its words of occurrence, and no negation ("was not cancelled"); the claim has no
-// cancellation, negation or word of a plan of its own.
+// claim but its words of occurrence, and no negation ("was not
+// cancelled"); the claim has no cancellation, negation or word of a plan
+// of its own.
 func cancelledEvent(c, p *text) bool {
 	if c.negs > 0 || p.negs > 0 || cancelledAt(c) >= 0 || mentions(c, plannedWords) {
 		return false

@@ -87,11 +87,7 @@ func changeRule(c, p *text, j evidence.Judgment) evidence.Judgment {
 // false when it has none.
 func sinceYear(t *text) (string, bool) {
 	for i, tk := range t.toks[:max(0, len(t.toks)-1)] {
-		next := t.toks[i+1]
-		if tk.Lower != "since" || !next.Num || next.Sep {
-			continue
-		}
-		if v, ok := numberValue(next); ok && v >= 1000 && v <= 2100 && v == float64(int(v)) {
+		if next := t.toks[i+1]; tk.Lower == "since" && isYear(next) {
 			return next.Lower, true
 		}
 	}

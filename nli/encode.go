@@ -314,11 +314,6 @@ func (e *encoder) side(t *text, limit int) side {
 	toks := slices.Clone(t.toks[:min(len(t.toks), limit)])
 	s := side{toks: toks, chans: make([]uint16, len(toks)), vals: make([]float64, len(toks)), infos: make([]*wordvec.WordInfo, len(toks))}
 	lastNeg := -100
-	defer func() {
-		if e.scaled {
-			scaleFigures(s.toks, s.vals)
-		}
-	}()
 	for i, tk := range toks {
 		var c uint16
 		set := func(b int) { c |= 1 << b }
@@ -326,7 +321,7 @@ func (e *encoder) side(t *text, limit int) side {
 		if v, ok := numberValue(tk); ok {
 			set(chNumber)
 			s.vals[i] = v
-			if tk.Num && !tk.Sep && v == math.Trunc(v) && v >= 1000 && v <= 2100 {
+			if isYear(tk) {
 				set(chYear)
 			}
 		}
@@ -398,6 +393,9 @@ func (e *encoder) side(t *text, limit int) side {
 		}
 	}
 	s.keep(kept)
+	if e.scaled {
+		scaleFigures(s.toks, s.vals)
+	}
 	return s
 }
 
@@ -1174,7 +1172,7 @@ func figureBefore(s *side, i int) float64 {
 const numEqualTolerance = 0.02
 
 // scaleFigures multiplies each figure of vals by the scale and the unit
-// written after it, as quantity.WordFactor gives them ("1.5 million
+// written after it, as quantity.WordUnit gives them ("1.5 million
 // tonnes": 1.5e9 kg), so that figures of one quantity written in other
 // units or scales relate as equal.
 func scaleFigures(toks []token, vals []float64) {

@@ -80,6 +80,14 @@ func analyse(s string) *text {
 	return t
 }
 
+// isYear reports whether tk reads as a year: a whole number from 1000 to
+// 2100 written in digits without a thousands separator ("1995", not
+// "1,995" people).
+func isYear(tk token) bool {
+	v, ok := numberValue(tk)
+	return ok && tk.Num && !tk.Sep && v == math.Trunc(v) && v >= 1000 && v <= 2100
+}
+
 func numberValue(tk token) (float64, bool) {
 	s := tk.Lower
 	if !tk.Num {

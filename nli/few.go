@@ -70,7 +70,7 @@ func passageCount(p *text, noun string) (float64, bool) {
 			continue
 		}
 		v, ok := numberValue(p.toks[k])
-		if !ok || scale == 1 && !p.toks[k].Sep && v >= 1000 && v <= 2100 && v == float64(int(v)) {
+		if !ok || scale == 1 && isYear(p.toks[k]) {
 			continue
 		}
 		return v * scale, true

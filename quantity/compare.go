@@ -729,7 +729,7 @@ func judge(c Quantity, cands []candidate, exact bool) Finding {
 // the budget, not the 73.32 crore that meets it.
 func placedClose(c Quantity, cands []candidate, best int) bool {
 	return best > 0 && slices.ContainsFunc(cands, func(k candidate) bool {
-		return k.score == best && !k.q.dated() && relErr(k.q, c) <= closeBound
+		return k.score == best && closeTo(c, k.q)
 	})
 }
 
@@ -1571,6 +1571,10 @@ func daysOnly(cands []candidate) []candidate {
 // $46,745,791 in North America").
 const closeBound = 0.1
 
+// closeTo reports whether source figure s, not a time, lies within
+// closeBound of the claim's bound c.
+func closeTo(c, s Quantity) bool { return !s.dated() && relErr(s, c) <= closeBound }
+
 // closeOnly keeps, when some candidate lies within closeBound of the bound
 // c and shares a context word with it, the candidates within closeBound
 // (sharing context or not: "more than $54 million outside North America"
@@ -1586,7 +1590,7 @@ func closeOnly(c Quantity, cands []candidate) []candidate {
 	var kept []candidate
 	placed := false
 	for _, k := range cands {
-		if !k.q.dated() && relErr(k.q, c) <= closeBound {
+		if closeTo(c, k.q) {
 			kept = append(kept, k)
 			placed = placed || k.score > 0
 		}
