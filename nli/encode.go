@@ -371,6 +371,7 @@ func (e *encoder) side(t *text, limit int) side {
 	// The readings of the judge's own are read before function words go.
 	if e.places {
 		e.placeNames(toks, s.infos)
+		e.placesBeside(toks, s.infos)
 		s.locs = each(toks, func(i int) bool { return toks[i].Cap && locative(toks, i) })
 	}
 	if e.dims {
@@ -472,6 +473,42 @@ func (e *encoder) placeNames(toks []token, infos []*wordvec.WordInfo) {
 				break
 			}
 		}
+	}
+}
+
+// placesBeside reads two names of places written one after the other
+// ("Toronto, Ontario"; a name of several words counts as one, see
+// placeNames) in the senses in which the first lies within the second
+// (wordvec.WordNet.Beside): the Ontario of "Toronto, Ontario" is the
+// province, not the lake WordNet names first, which the United States
+// holds.
+func (e *encoder) placesBeside(toks []token, infos []*wordvec.WordInfo) {
+	for i := 0; i < len(toks); {
+		j := nameEnd(infos, i)
+		if j < len(toks) && toks[i].Cap && toks[j].Cap && infos[i].Place() && infos[j].Place() {
+			k := nameEnd(infos, j)
+			part, whole := e.wn.Beside(infos[i], infos[j])
+			fill(infos[i:j], part)
+			fill(infos[j:k], whole)
+		}
+		i = j
+	}
+}
+
+// nameEnd is the end of the name that opens at i: the tokens from i that
+// share its analysis (placeNames gives a name of several words one).
+func nameEnd(infos []*wordvec.WordInfo, i int) int {
+	j := i + 1
+	for j < len(infos) && infos[i] != nil && infos[j] == infos[i] {
+		j++
+	}
+	return j
+}
+
+// fill sets each element of s to v.
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
 	}
 }
 

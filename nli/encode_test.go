@@ -118,6 +118,10 @@ func TestJudgeReadsPlaces(t *testing.T) {
 		{"It is in California.", "It is in San Francisco.", "california", "francisco", 1 << relHypernym, 1 << relNameClash},
 		{"It is in Texas.", "It is in San Francisco.", "texas", "francisco", 1 << relNameClash, 1 << relNameClash},
 		{"She lives in the U.S. now.", "She lives in Chicago.", "u", "chicago", 1 << relHypernym, 1 << relNameClash},
+		// "Toronto, Ontario": the province, not the lake within the
+		// United States that WordNet names first (placesBeside).
+		{"She was born in the United States.", "She was born in Toronto, Ontario.", "united", "ontario", 1 << relNameClash, 1 << relNameClash},
+		{"She was born in Canada.", "She was born in Toronto, Ontario.", "canada", "ontario", 1 << relHypernym, 1 << relNameClash},
 	})
 }
 

@@ -417,14 +417,21 @@ func (wn *WordNet) Info(word string) *WordInfo { return wn.infoOf(wn.Lemmas(word
 
 // infoOf analyses a word of the given lemmas.
 func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
-	wi := &WordInfo{lemmas: lemmas, primary: -1}
-	for _, l := range wi.lemmas {
+	var senses []int32
+	for _, l := range lemmas {
 		for _, s := range wn.senses[l] {
-			if !slices.Contains(wi.senses, s) {
-				wi.senses = append(wi.senses, s)
+			if !slices.Contains(senses, s) {
+				senses = append(senses, s)
 			}
 		}
 	}
+	return wn.infoOfSenses(lemmas, senses)
+}
+
+// infoOfSenses analyses a word of the given lemmas read in the given
+// senses only (all of them, or those Within keeps).
+func (wn *WordNet) infoOfSenses(lemmas, senses []int32) *WordInfo {
+	wi := &WordInfo{lemmas: lemmas, senses: senses, primary: -1}
 	seen := map[int32]bool{}
 	frontier := wi.senses
 	for depth := range maxHyperDepth {
@@ -483,6 +490,45 @@ func (wn *WordNet) infoOf(lemmas []int32) *WordInfo {
 	}
 	wi.wholes = gather(from, wn.wholes)
 	return wi
+}
+
+// Beside reads two places named one after the other ("Toronto,
+// Ontario", "Paris, Texas") in the senses in which the first lies within
+// the second: whole in those of its senses that hold one of part's
+// (Ontario the province, not the lake that WordNet names first, which
+// lies within the United States too), then part in those of its senses
+// that lie within whole's. A word none of whose senses, or all of them,
+// fit is returned unchanged.
+func (wn *WordNet) Beside(part, whole *WordInfo) (*WordInfo, *WordInfo) {
+	if !part.Place() || !whole.Place() {
+		return part, whole
+	}
+	holders := gather(part.senses, wn.wholes)
+	whole = wn.restrict(whole, func(s int32) bool {
+		_, ok := slices.BinarySearch(holders, s)
+		return ok
+	})
+	part = wn.restrict(part, func(s int32) bool { return anyIn(whole.senses, gather([]int32{s}, wn.wholes)) })
+	return part, whole
+}
+
+// restrict reads wi in those of its senses that keep accepts, the first
+// of them as the place it names; wi unchanged when keep accepts none or
+// all.
+func (wn *WordNet) restrict(wi *WordInfo, keep func(int32) bool) *WordInfo {
+	var kept []int32
+	for _, s := range wi.senses {
+		if keep(s) {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(wi.senses) {
+		return wi
+	}
+	r := wn.infoOfSenses(wi.lemmas, kept)
+	r.primary = kept[0]
+	r.wholes = gather(kept, wn.wholes)
+	return r
 }
 
 // gather returns the synsets that of lists for any of senses, each once,
@@ -569,13 +615,40 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 			break
 		}
 	}
-	if _, ok := slices.BinarySearch(b.wholes, a.primary); ok && a.primary >= 0 {
+	if wn.holds(a, b) {
 		r |= Whole
 	}
-	if _, ok := slices.BinarySearch(a.wholes, b.primary); ok && b.primary >= 0 {
+	if wn.holds(b, a) {
 		r |= Part
 	}
 	return r
+}
+
+// holds reports whether a place that b names lies within the place a
+// names first, or within another place a names that neither holds that
+// one nor lies within it: Ontario the province as well as the lake that
+// WordNet names first, Washington the state as well as the city; not the
+// Americas for "America", which hold the United States.
+func (wn *WordNet) holds(a, b *WordInfo) bool {
+	if a.primary < 0 {
+		return false
+	}
+	if _, ok := slices.BinarySearch(b.wholes, a.primary); ok {
+		return true
+	}
+	first := gather([]int32{a.primary}, wn.wholes)
+	for _, s := range a.senses {
+		if s == a.primary || len(wn.wholes[s]) == 0 {
+			continue
+		}
+		if _, ok := slices.BinarySearch(first, s); ok || slices.Contains(wn.wholes[s], a.primary) {
+			continue
+		}
+		if _, ok := slices.BinarySearch(b.wholes, s); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // RelateSimilar relates two adjectives by WordNet's clusters: Hypernym

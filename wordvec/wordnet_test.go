@@ -148,9 +148,43 @@ func TestRelatePlaces(t *testing.T) {
 		{"building", "kitchen", 0}, // a part, but of no place
 		{"animal", "dog", 0},
 		{"qwertyx", "england", 0},
+		// A place named by another sense: WordNet names the lake first,
+		// the province second; the city first, the state second; but
+		// the Americas, the second sense of "America", hold the first.
+		{"ontario", "toronto", Whole},
+		{"toronto", "ontario", Part},
+		{"washington", "seattle", Whole},
+		{"america", "toronto", 0},
 	} {
 		if got := wn.RelatePlaces(wn.Info(c.a), wn.Info(c.b)); got != c.want {
 			t.Errorf("RelatePlaces(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestBeside reads two places named one after the other in the senses
+// in which the first lies within the second, and leaves names that do
+// not so lie as they were.
+func TestBeside(t *testing.T) {
+	wn := DefaultWordNet()
+	us := wn.Info("united_states")
+	if wn.RelatePlaces(us, wn.Info("ontario")) == 0 {
+		t.Fatal("the premise fails: Ontario alone (first the lake) should lie within the United States")
+	}
+	part, whole := wn.Beside(wn.Info("toronto"), wn.Info("ontario"))
+	if got := wn.RelatePlaces(us, whole); got != 0 {
+		t.Errorf("Ontario of Toronto, Ontario against the United States: %08b, want 0 (the province)", got)
+	}
+	if got := wn.RelatePlaces(wn.Info("canada"), whole); got != Whole {
+		t.Errorf("Canada against Ontario of Toronto, Ontario: %08b, want Whole", got)
+	}
+	if got := wn.RelatePlaces(whole, part); got != Whole {
+		t.Errorf("Ontario against Toronto, both of Toronto, Ontario: %08b, want Whole", got)
+	}
+	for _, c := range [][2]string{{"france", "germany"}, {"paris", "london"}, {"london", "ontario"}, {"dog", "ontario"}} {
+		a, b := wn.Info(c[0]), wn.Info(c[1])
+		if pa, pb := wn.Beside(a, b); pa != a || pb != b {
+			t.Errorf("Beside(%s, %s) changed a reading; neither lies within the other", c[0], c[1])
 		}
 	}
 }
