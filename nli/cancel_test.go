@@ -4,10 +4,7 @@ import "testing"
 
 func TestCancelledEvent(t *testing.T) {
 	const visit = "The president's planned visit to Japan was called off last week."
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "cancelledEvent", cancelledEvent, []pairCase[bool]{
 		{"The president visited Japan last week.", visit, true},
 		{"The concert took place on Saturday.", "The concert was cancelled on Saturday because of the storm.", true},
 		{"The launch happened in May.", "The launch, set for May, was postponed to July.", true},
@@ -20,10 +17,5 @@ func TestCancelledEvent(t *testing.T) {
 		{"The concert took place on Saturday.", "The concert took place on Saturday after an earlier date was cancelled.", false},
 		{"The president visited China last week.", visit, false},
 		{"A man is standing in Chinatown.", "A man stands in front of an abandoned Chinatown storefront.", false},
-	}
-	for _, tt := range tests {
-		if got := cancelledEvent(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("cancelledEvent(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestCessation(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "cessation", cessation, []pairCase[int]{
 		{"The factory is still in operation.", "The factory closed in 2015 after 80 years.", -1},
 		{"The factory is no longer in operation.", "The factory closed in 2015 after 80 years.", 1},
 		{"The newspaper is not published anymore.", "The newspaper ceased publication in 1998.", 1},
@@ -25,10 +22,5 @@ func TestCessation(t *testing.T) {
 		{"The mill is still in operation.", "The factory closed in 2015.", 0},
 		// The claim tells of no going on.
 		{"The factory closed in 2015.", "The factory closed in 2015 after 80 years.", 0},
-	}
-	for _, tt := range tests {
-		if got := cessation(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("cessation(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

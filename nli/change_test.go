@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestOppositeChange(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "oppositeChange", oppositeChange, []pairCase[bool]{
 		{"Sales declined in 2022.", "Sales increased by 12% in 2022, the company said.", true},
 		{"The town's population decreased between 2010 and 2020.", "The town's population grew from 12,000 in 2010 to 15,500 in 2020.", true},
 		{"The company lost market share.", "The company gained market share in 2022.", true},
@@ -21,20 +18,12 @@ func TestOppositeChange(t *testing.T) {
 		// Growing up is no change, nor is a fall of a body.
 		{"The singer grew up in Ohio.", "The singer lost weight in Ohio.", false},
 		{"A man jumped from the bridge.", "A man fell from the bridge.", false},
-	}
-	for _, tt := range tests {
-		if got := oppositeChange(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("oppositeChange(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestOtherWindow(t *testing.T) {
 	const obesity = "Obesity rates have nearly tripled worldwide since 1975."
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "otherWindow", otherWindow, []pairCase[bool]{
 		{"Obesity rates have increased since 1980.", obesity, true},
 		{"Crime has risen since 2010.", "Crime has risen by 20% since 2008, police figures show.", true},
 		// The same window, a change the other way (the change rule's), a
@@ -45,10 +34,5 @@ func TestOtherWindow(t *testing.T) {
 		{"He has lived in Paris since 2001.", "He has lived in Paris since 1999.", false},
 		{"Obesity rates have increased since 1980.", "Obesity rates have nearly tripled worldwide.", false},
 		{"Diabetes rates have increased since 1980.", obesity, false},
-	}
-	for _, tt := range tests {
-		if got := otherWindow(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("otherWindow(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -8,10 +8,7 @@ import (
 
 func TestComparisonVerdict(t *testing.T) {
 	const rivers = "The river is 1,200 km long, while the Danube is 2,850 km long."
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "comparisonVerdict", comparisonVerdict, []pairCase[int]{
 		{"The river is shorter than the Danube.", rivers, 1},
 		{"The river is longer than the Danube.", rivers, -1},
 		{"The Danube is much longer than the river.", rivers, 1},
@@ -48,12 +45,7 @@ func TestComparisonVerdict(t *testing.T) {
 		{"Tom is older than Anna.", "Anna and Tom are older than their cousins.", 0}, // both before the comparative
 		// The same figure: neither is longer, and equal is left to the networks.
 		{"The river is longer than the Danube.", "The river is 2,850 km long, as is the Danube at 2,850 km.", 0},
-	}
-	for _, tt := range tests {
-		if got := comparisonVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("comparisonVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestRankRule(t *testing.T) {

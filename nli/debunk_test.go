@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestDebunked(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "debunked", debunked, []pairCase[int]{
 		{"Bulls are enraged by the colour red.", "It is a myth that bulls are enraged by the colour red; they are colour-blind to red.", -1},
 		{"Einstein failed mathematics at school.", "The claim that Einstein failed mathematics at school is false.", -1},
 		{"Napoleon was short.", "The idea that Napoleon was short is a misconception.", -1},
@@ -21,10 +18,5 @@ func TestDebunked(t *testing.T) {
 		{"Napoleon was short.", "The idea that Napoleon was short, vain, cruel, jealous, greedy and born in Paris to poor farmers is a misconception.", 0},
 		{"Napoleon was short.", "The idea that Napoleon was short is a popular one.", 0},
 		{"Napoleon was short.", "Napoleon was short.", 0},
-	}
-	for _, tt := range tests {
-		if got := debunked(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("debunked(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

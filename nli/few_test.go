@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestFewVerdict(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "fewVerdict", fewVerdict, []pairCase[int]{
 		{"Few people attended the concert.", "More than 50,000 people attended the concert.", -1},
 		{"Only a handful of people attended the concert.", "About 2 million people attended the concert.", -1},
 		{"Many people attended the concert.", "Only 3 people attended the concert.", -1},
@@ -30,10 +27,5 @@ func TestFewVerdict(t *testing.T) {
 		{"Many residents voted for the plan.", "In the referendum, 40% of residents voted for the plan.", 0},
 		{"Few residents voted for the plan.", "In the referendum, 85% of residents voted against the plan.", 0},
 		{"Few residents voted for the plan.", "In the referendum, 85% of voters voted for the plan.", 0},
-	}
-	for _, tt := range tests {
-		if got := fewVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("fewVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -4,10 +4,7 @@ import "testing"
 
 func TestOtherFirst(t *testing.T) {
 	const arpanet = "On 29 October 1969 a student at UCLA sent the first message over the ARPANET to a computer at the Stanford Research Institute."
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "otherFirst", otherFirst, []pairCase[bool]{
 		{"The first email was sent over the ARPANET in 1971.", arpanet, true},
 		{"Her first novel was published in 1990.", "Her first poem was published in 1985.", true},
 		// The same thing, or a synonym or a kind of it.
@@ -20,10 +17,5 @@ func TestOtherFirst(t *testing.T) {
 		{"First Knight scored 46% on Rotten Tomatoes.", "Based on 43 reviews, First Knight is rated at 47% on Rotten Tomatoes.", false},
 		// The passage has the claim's word as well.
 		{"The first email was sent in 1971.", "The first message was sent in 1969, and email followed in 1971.", false},
-	}
-	for _, tt := range tests {
-		if got := otherFirst(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("otherFirst(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

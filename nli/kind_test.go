@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestOtherKind(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "otherKind", otherKind, []pairCase[bool]{
 		{"Little Dorrit is a song by Charles Dickens.", "Little Dorrit is a novel by Charles Dickens, published between 1855 and 1857.", true},
 		{"Jaws is a horror novel.", "Jaws is a 1975 horror film directed by Steven Spielberg.", true},
 		{"Happiness in Slavery is an album by Nine Inch Nails.", "Happiness in Slavery is a song by American industrial rock band Nine Inch Nails.", true},
@@ -23,10 +20,5 @@ func TestOtherKind(t *testing.T) {
 		{"Dan Trachtenberg is a Canadian.", "Dan Trachtenberg is a filmmaker from Canada.", false},
 		{"Duff McKagan is an American citizen.", "Duff McKagan is an American musician.", false},
 		{"Little Dorrit is a song.", "Bleak House is a novel.", false},
-	}
-	for _, tt := range tests {
-		if got := otherKind(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("otherKind(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -4,10 +4,7 @@ import "testing"
 
 func TestMultipleVerdict(t *testing.T) {
 	const revenue = "Revenue rose from $2 billion in 2020 to $4.1 billion in 2021."
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "multipleVerdict", multipleVerdict, []pairCase[int]{
 		{"The company's revenue doubled in 2021.", revenue, 1},
 		{"The company's revenue tripled in 2021.", revenue, -1},
 		{"The town's population doubled between 2000 and 2020.", "The population grew from 12,000 in 2000 to 15,500 in 2020.", -1},
@@ -28,10 +25,5 @@ func TestMultipleVerdict(t *testing.T) {
 		{"Revenue doubled in 2021.", "Revenue rose sharply in 2021.", 0},
 		// Two figures of different units are no factor.
 		{"Revenue doubled.", "Revenue rose from $2 billion to 4.1 billion euros.", 0},
-	}
-	for _, tt := range tests {
-		if got := multipleVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("multipleVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestDeniesLink(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "deniesLink", deniesLink, []pairCase[bool]{
 		{"Coffee consumption causes cancer.", "A large review found no link between moderate coffee consumption and cancer.", true},
 		{"Vaccines cause autism.", "There is no evidence that vaccines cause autism.", true},
 		{"Vaccines are linked to autism.", "Numerous studies have found no significant association between vaccines and autism.", true},
@@ -19,10 +16,5 @@ func TestDeniesLink(t *testing.T) {
 		{"Coffee contains caffeine.", "There is no evidence that coffee contains caffeine.", false},
 		{"Vaccines do not cause autism.", "There is no evidence that vaccines cause autism.", false},
 		{"Coffee consumption is linked to cancer.", "Several studies have linked heavy coffee consumption to cancer.", false},
-	}
-	for _, tt := range tests {
-		if got := deniesLink(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("deniesLink(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

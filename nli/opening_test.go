@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestOtherOpeningName(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "otherOpeningName", otherOpeningName, []pairCase[bool]{
 		{"Picasso painted the Mona Lisa.", "The Mona Lisa is a portrait painted by Leonardo da Vinci.", true},
 		{"Edison invented the telephone.", "Alexander Graham Bell invented the telephone in 1876.", true},
 		{"Marlowe wrote Hamlet.", "Hamlet is a tragedy written by William Shakespeare around 1600.", true},
@@ -43,10 +40,5 @@ func TestOtherOpeningName(t *testing.T) {
 		{"Picasso painted the portrait.", "The portrait was painted in oils.", false},
 		// The passage lacks another word of the claim.
 		{"Picasso painted the Mona Lisa in 1503.", "The Mona Lisa is a portrait by Leonardo da Vinci.", false},
-	}
-	for _, tt := range tests {
-		if got := otherOpeningName(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("otherOpeningName(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -4,10 +4,7 @@ import "testing"
 
 func TestRatioVerdict(t *testing.T) {
 	const adhd = "The multivariable-adjusted rate ratio (RR) of serious cardiovascular events for current use vs nonuse of ADHD medications was 0.83 (95% CI, 0.72-0.96)."
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "ratioVerdict", ratioVerdict, []pairCase[int]{
 		{"ADHD medications increase the risk of serious cardiovascular events.", adhd, -1},
 		{"ADHD medications lower the risk of serious cardiovascular events.", adhd, 1},
 		{"Statins increase the risk of dementia.", "Statin use was associated with a lower risk of dementia (hazard ratio 0.82, 95% CI 0.71 to 0.95).", -1},
@@ -24,12 +21,7 @@ func TestRatioVerdict(t *testing.T) {
 		{"Coffee increases the risk of gout.", adhd, 0},
 		// An estimate outside its interval is a misreading.
 		{"ADHD medications increase the risk of serious cardiovascular events.", "The rate ratio of serious cardiovascular events for ADHD medications was 1.83 (95% CI, 0.72-0.96).", 0},
-	}
-	for _, tt := range tests {
-		if got := ratioVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("ratioVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestLikelihoodVerdict(t *testing.T) {
@@ -37,10 +29,7 @@ func TestLikelihoodVerdict(t *testing.T) {
 		smokers  = "Smokers are 15 to 30 times more likely to get lung cancer than people who never smoked."
 		exercise = "People who exercise regularly are less likely to develop heart disease."
 	)
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "likelihoodVerdict", likelihoodVerdict, []pairCase[int]{
 		{"Smoking increases the risk of lung cancer.", smokers, 1},
 		{"Smoking reduces the risk of lung cancer.", smokers, -1},
 		{"Smoking increases the risk of lung cancer.", "Smokers are 15 to 30 times more likely to get lung cancer than non-smokers.", 1},
@@ -57,10 +46,5 @@ func TestLikelihoodVerdict(t *testing.T) {
 		{"Exercise reduces the risk of heart disease.", "People who exercise regularly are less likely to develop diabetes.", 0},
 		{"Coffee reduces the risk of heart disease.", exercise, 0},
 		{"Exercise reduces the risk of heart disease.", "People who exercise are less likely to develop heart disease and more likely to sleep well.", 0},
-	}
-	for _, tt := range tests {
-		if got := likelihoodVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("likelihoodVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

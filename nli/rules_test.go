@@ -147,29 +147,18 @@ func TestQuantIdiom(t *testing.T) {
 }
 
 func TestNegationFlip(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "negationFlip", negationFlip, []pairCase[bool]{
 		{"Revenue grew 20% in 2023.", "Revenue did not grow 20% in 2023.", true},
 		{"Revenue did not grow in 2023.", "Revenue grew in 2023.", true},
 		{"Revenue grew in 2023.", "Revenue grew in 2023.", false},
 		{"Revenue did not grow in 2023.", "Revenue did not grow in 2023.", false},
 		// Too little of the claim is covered for the negation to bear on it.
 		{"The company's revenue grew strongly in Europe and Asia.", "Profits did not grow.", false},
-	}
-	for _, tt := range tests {
-		if got := negationFlip(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("negationFlip(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestPlainNegation(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "plainNegation", plainNegation, []pairCase[bool]{
 		{"The company makes cars.", "The company does not make cars.", true},
 		{"The film was never released in cinemas.", "The film was released in cinemas.", true},
 		{"The museum is open on Monday.", "No, the museum is not open on Monday.", true},
@@ -197,19 +186,11 @@ func TestPlainNegation(t *testing.T) {
 		{"The company makes cars.", "The company makes not only cars.", false},
 		// The negation is about a word the claim does not have.
 		{"The company makes cars.", "The company makes cars but not trucks.", false},
-	}
-	for _, tt := range tests {
-		if got := plainNegation(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("plainNegation(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestSameDenial(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "sameDenial", sameDenial, []pairCase[bool]{
 		{"The drug did not reduce mortality.", "The drug failed to reduce mortality in the trial.", true},
 		{"The film was never released in cinemas.", "The film was not released in cinemas.", true},
 		{"The mayor did not resign.", "The mayor refused to resign despite the scandal.", true},
@@ -221,19 +202,11 @@ func TestSameDenial(t *testing.T) {
 		{"The drug did not reduce mortality.", "The drug never failed to reduce mortality.", false},
 		// The passage lacks a word of the claim.
 		{"The drug did not reduce mortality in children.", "The drug failed to reduce mortality.", false},
-	}
-	for _, tt := range tests {
-		if got := sameDenial(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("sameDenial(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestStatesThenDenies(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "statesThenDenies", statesThenDenies, []pairCase[bool]{
 		{"The company makes cars.", "The company makes cars but not trucks.", true},
 		{"The United States signed the treaty.", "The United States signed the treaty in 1997 but never ratified it.", true},
 		{"The museum opened in 1990.", "The museum opened in 1990, although it was not finished until 1995.", true},
@@ -246,38 +219,22 @@ func TestStatesThenDenies(t *testing.T) {
 		{"The company does not make trucks.", "The company makes cars but not trucks.", false},
 		// The passage lacks a word of the claim.
 		{"The company makes electric cars.", "The company makes cars but not trucks.", false},
-	}
-	for _, tt := range tests {
-		if got := statesThenDenies(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("statesThenDenies(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestOtherEndOfLife(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "otherEndOfLife", otherEndOfLife, []pairCase[bool]{
 		{"The poet was born in Rome.", "The poet died in Rome in 1989.", true},
 		{"The poet died in 1989.", "The poet was born in 1950.", true},
 		{"The poet was born in 1950.", "The poet was born in 1950 and died in 1989.", false},
 		{"The poet was born and died in Rome.", "The poet died in Rome.", false},
 		{"The poet lived in Rome.", "The poet died in Rome.", false},
-	}
-	for _, tt := range tests {
-		if got := otherEndOfLife(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("otherEndOfLife(%q, %q) = %t, want %t", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestSlotClash checks the same-slot rule's reading of names.
 func TestSlotClash(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           bool
-	}{
+	checkPairs(t, "slotClash", slotClash, []pairCase[bool]{
 		{"Kalabhavan Mani died at Rishi Hospital.", "Kalabhavan Mani died on 6 March 2016 at Amrita Hospital.", true},
 		{"Kalabhavan Mani died at Amrita Hospital.", "Kalabhavan Mani died on 6 March 2016 at Amrita Hospital.", false},
 		// A name spelled within an edit or two is the same name.
@@ -290,12 +247,7 @@ func TestSlotClash(t *testing.T) {
 		{"The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937.", false},
 		// A headline has no names to tell apart.
 		{"Argentina's President Didn't Adopt A Jewish Child", "Argentina's President Cristina Fernández de Kirchner did not adopt a Jewish child.", false},
-	}
-	for _, tt := range tests {
-		if got := slotClash(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("slotClash(%q, %q) = %v, want %v", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestNarrowerPlaceMoves: a claim's narrower place moves all but placeKeep
@@ -359,6 +311,23 @@ func TestUniqueRole(t *testing.T) {
 	} {
 		if got := uniqueRole(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
 			t.Errorf("uniqueRole(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
+		}
+	}
+}
+
+// pairCase is a claim, a passage and what a reading of the pair should
+// give (checkPairs).
+type pairCase[T comparable] struct {
+	claim, passage string
+	want           T
+}
+
+// checkPairs checks that f, named name, gives each case's want.
+func checkPairs[T comparable](t *testing.T, name string, f func(c, p *text) T, cases []pairCase[T]) {
+	t.Helper()
+	for _, tt := range cases {
+		if got := f(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
+			t.Errorf("%s(%q, %q) = %v, want %v", name, tt.claim, tt.passage, got, tt.want)
 		}
 	}
 }

@@ -3,10 +3,7 @@ package nli
 import "testing"
 
 func TestShareVerdict(t *testing.T) {
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "shareVerdict", shareVerdict, []pairCase[int]{
 		{"Most residents voted for the plan.", "Only 30% of residents voted for the plan.", -1},
 		{"Most residents voted for the plan.", "About 62 percent of the residents voted for the plan.", 1},
 		{"A majority of voters support the law.", "A poll found 42% of voters support the law.", -1},
@@ -38,10 +35,5 @@ func TestShareVerdict(t *testing.T) {
 		{"Most of the passengers died.", "Two of the 150 passengers died in the crash.", -1},
 		{"Most of the passengers survived.", "Two of the 150 passengers were rescued.", 0},
 		{"Most of the passengers survived.", "Two of the 150 crew died in the crash.", 0},
-	}
-	for _, tt := range tests {
-		if got := shareVerdict(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("shareVerdict(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }

@@ -4,10 +4,7 @@ import "testing"
 
 func TestTenure(t *testing.T) {
 	const mayor = "Michael Bloomberg served as mayor of New York City from 2002 to 2013."
-	tests := []struct {
-		claim, passage string
-		want           int
-	}{
+	checkPairs(t, "tenure", tenure, []pairCase[int]{
 		{"Bloomberg is the current mayor of New York.", mayor, -1},
 		{"Bloomberg is the mayor of New York.", mayor, -1},
 		{"Bloomberg is the former mayor of New York.", mayor, 1},
@@ -20,10 +17,5 @@ func TestTenure(t *testing.T) {
 		{"Bloomberg is the mayor of New York.", "Michael Bloomberg has served as mayor of New York City since 2002.", 0},
 		{"Bloomberg is the governor of New York.", mayor, 0},
 		{"The Premier League Asia Trophy is a battle.", "The Premier League Asia Trophy was a battle fought in Asia between 2003 and 2011.", 0},
-	}
-	for _, tt := range tests {
-		if got := tenure(analyse(tt.claim), analyse(tt.passage)); got != tt.want {
-			t.Errorf("tenure(%q, %q) = %d, want %d", tt.claim, tt.passage, got, tt.want)
-		}
-	}
+	})
 }
