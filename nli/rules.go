@@ -541,6 +541,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	case sameDenial(c, p), statesThenDenies(c, p):
 		j = contradictToEntail(j, negKeep)
 	}
+	j = swapRule(c, p, j)
 	j = changeRule(c, p, j)
 	j = windowRule(c, p, j)
 	j = orderRule(c, p, j)

@@ -1,0 +1,150 @@
+package nli
+
+import (
+	"slices"
+
+	"github.com/verity-fc/verity/evidence"
+	"github.com/verity-fc/verity/wordvec"
+)
+
+// swapRule: a passage that says what the claim says with one of its words
+// turned into an antonym contradicts it ("The minister admitted the
+// allegations." against "The minister rejected the accusations as
+// false."; "The shop opened on Monday." against "The shop closed on
+// Monday."). The networks weigh such a pair by everything else the two
+// share, and a claim said again but for one word reads to them as a
+// paraphrase (entailment 0.44 and more). The rule holds when neither
+// text has a negation (plainNegation reads those), every content word of
+// the claim but one is in the passage, as written or as a WordNet
+// synonym, and that one is an antonym of a passage word the claim lacks
+// (WordNet's antonyms, the encoder's lists). A birth against a death is
+// left to otherEndOfLife, and converses ("sold" against "bought") to the
+// encoder, which reads their voices.
+func swapRule(c, p *text, j evidence.Judgment) evidence.Judgment {
+	if swapped(c, p) || stanceSwapped(c, p) {
+		return toContradiction(j)
+	}
+	return j
+}
+
+// swapped reports whether the passage says the claim with one word
+// turned into an antonym (swapRule).
+func swapped(c, p *text) bool {
+	if len(c.content) < 2 {
+		return false
+	}
+	wn := wordvec.DefaultWordNet()
+	var ptoks []token
+	var pinfos []*wordvec.WordInfo
+	for _, tk := range p.toks {
+		if !stopwords[tk.Lower] && !tk.Num && !c.stems[tk.Stem] {
+			ptoks = append(ptoks, tk)
+			pinfos = append(pinfos, wn.Info(tk.Lower))
+		}
+	}
+	swaps, cneg := 0, c.negs
+	said := make([]bool, len(ptoks))     // passage words that say a claim word, or its antonym
+	opposite := make([]bool, len(ptoks)) // passage words that are the antonym
+	for _, tk := range c.toks {
+		if stopwords[tk.Lower] || tk.Num || p.stems[tk.Stem] || !slices.Contains(c.content, tk.Stem) && !negations[tk.Lower] {
+			continue
+		}
+		ci := wn.Info(tk.Lower)
+		synonym, antonym := false, false
+		for k, pt := range ptoks {
+			if birthWords[tk.Lower] || deathWords[tk.Lower] || birthWords[pt.Lower] || deathWords[pt.Lower] {
+				continue
+			}
+			r := wn.RelateInfo(ci, pinfos[k])
+			syn := r&sameOrKind != 0
+			// Converses ("was sold" against "bought") are the
+			// encoder's to read by their voices.
+			ant := (r&wordvec.Antonym != 0 || antonyms[tk.Stem][pt.Stem] ||
+				judgeAntonyms[tk.Stem][pt.Stem] || judgeOnlyAntonyms[tk.Stem][pt.Stem]) && !converses[tk.Stem][pt.Stem]
+			synonym, antonym = synonym || syn, antonym || ant
+			said[k] = said[k] || syn || ant
+			opposite[k] = opposite[k] || ant && !syn
+		}
+		switch {
+		case antonym && !synonym:
+			swaps++
+			if negations[tk.Lower] {
+				cneg-- // "denied" against "admitted"
+			}
+		case !synonym:
+			return false
+		}
+	}
+	extra, pneg := 0, p.negs
+	for k, pt := range ptoks {
+		if !said[k] {
+			extra++
+		}
+		if opposite[k] && negations[pt.Lower] {
+			pneg--
+		}
+	}
+	// A negation beside the antonym is plainNegation's, or a double one.
+	return swaps == 1 && extra <= maxSwapExtra && cneg == 0 && pneg == 0
+}
+
+// maxSwapExtra is how many content words the passage may have beyond
+// those that say the claim's, or the antonym, for swapRule: a passage
+// that is the claim said again, not a scene described at length in
+// which some word is the antonym of one of the claim's.
+const maxSwapExtra = 2
+
+// stanceVerbs are the stems of verbs whose "for" and "against" take
+// opposite sides: "voted for the bill" against "voted against the bill",
+// which the networks, reading neither word (both are stop words), call
+// entailment (0.90).
+var stanceVerbs = set("vote", "argu", "campaign", "lobbi", "testifi", "rule", "spoke", "speak", "protest", "fought", "fight")
+
+// The sides a stance verb takes (stance).
+const (
+	sideFor = 1 << iota
+	sideAgainst
+)
+
+// sideWords are the words of each side, sideStems their stems.
+var (
+	sideWords = map[int]string{sideFor: "for", sideAgainst: "against"}
+	sideStems = set("for", "against")
+)
+
+// stance returns, per stance verb of t followed by "for" or "against",
+// the sides it takes.
+func stance(t *text) map[string]int {
+	out := map[string]int{}
+	for i := 0; i+1 < len(t.toks); i++ {
+		if !stanceVerbs[t.toks[i].Stem] {
+			continue
+		}
+		switch t.toks[i+1].Lower {
+		case "for":
+			out[t.toks[i].Stem] |= sideFor
+		case "against":
+			out[t.toks[i].Stem] |= sideAgainst
+		}
+	}
+	return out
+}
+
+// stanceSwapped reports whether the passage has every content word of
+// the claim and takes the other side with one of its stance verbs
+// ("voted for" against "voted against") and not the claim's, neither
+// text having a negation. A passage that has the verb take both sides
+// or has the claim's word of side anywhere ("voted against the amendment
+// and for the bill") is left alone.
+func stanceSwapped(c, p *text) bool {
+	if c.negs > 0 || p.negs > 0 || !coversBut(c, p.stems, sideStems) {
+		return false
+	}
+	ps := stance(p)
+	for v, side := range stance(c) {
+		if side != sideFor|sideAgainst && ps[v] == side^(sideFor|sideAgainst) && !p.lowers[sideWords[side]] {
+			return true
+		}
+	}
+	return false
+}
