@@ -30,16 +30,62 @@ var changeVerbs = set(strings.Fields(`rise rises rose risen rising increase incr
 	slump slumped worsen worsens worsened weaken weakens weakened halve halved reduce reduces reduced reducing
 	lowers lowered lowering lessen lessens lessened diminish diminishes diminished`)...)
 
+// preventions are verbs that keep down what they take: "prevented
+// deaths", and "protected from tumours" with "from" or "against" after
+// them (protectVerbs). A change of that thing the other way contradicts
+// them: "Mice lacking the gene were protected from tumours." against
+// "Mice lacking the gene showed increased tumour formation." was
+// entailment 0.79.
+var (
+	preventions  = set("prevent", "prevents", "prevented", "preventing")
+	protectVerbs = set("protect", "protects", "protected", "protecting", "shield", "shields", "shielded")
+)
+
+// prevention reports whether toks[i] keeps down what it takes: a word
+// of preventions, or of protectVerbs with "from" or "against" among the
+// protectReach words after it ("protected the town from flooding").
+func prevention(toks []token, i int) bool {
+	if preventions[toks[i].Lower] {
+		return true
+	}
+	if !protectVerbs[toks[i].Lower] {
+		return false
+	}
+	for _, tk := range toks[i+1 : min(len(toks), i+1+protectReach)] {
+		if tk.Lower == "from" || tk.Lower == "against" {
+			return true
+		}
+	}
+	return false
+}
+
+// protectReach is how many words after a verb of protection its "from"
+// may stand.
+const protectReach = 4
+
+// prevents reports whether t has a prevention.
+func prevents(t *text) bool {
+	for i := range t.toks {
+		if prevention(t.toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
 // changeSign returns the direction of t's verbs of change: +1 or -1 when
 // they all go one way, 0 when t has none or both ways. "Grew up" is no
-// change.
+// change; a prevention is a change down.
 func changeSign(t *text) int8 {
 	var sign int8
 	for i, tk := range t.toks {
-		if !changeVerbs[tk.Lower] || i+1 < len(t.toks) && t.toks[i+1].Lower == "up" && strings.HasPrefix(tk.Lower, "gr") {
+		d := judgeDir(tk.Lower)
+		switch {
+		case prevention(t.toks, i):
+			d = -1
+		case !changeVerbs[tk.Lower] || i+1 < len(t.toks) && t.toks[i+1].Lower == "up" && strings.HasPrefix(tk.Lower, "gr"):
 			continue
 		}
-		d := judgeDir(tk.Lower)
 		if sign != 0 && d != sign {
 			return 0
 		}
@@ -62,15 +108,41 @@ func oppositeChange(c, p *text) bool {
 	if cs == 0 || changeSign(p) != -cs {
 		return false
 	}
-	verbs := stemsWhere(c, func(w string) bool { return changeVerbs[w] || timeWords[w] || w == "between" })
-	return coversBut(c, p.stems, verbs)
+	return coversBut(c, p.stems, changeWords(c))
+}
+
+// changeWords are the stems of c's words that tell how and when its
+// amount changed, which a passage that says the change may say
+// otherwise.
+func changeWords(c *text) map[string]bool {
+	return stemsWhere(c, func(w string) bool {
+		return changeVerbs[w] || preventions[w] || protectVerbs[w] || timeWords[w] || w == "between" || w == "against"
+	})
+}
+
+// preventionAgrees reports whether the passage says that what the claim
+// says was prevented went down: "Exercise protects against heart
+// disease." against "Exercise lowers the risk of heart disease." (which
+// the networks called contradiction 0.52). Neither text has a negation,
+// and the passage has every content word of the claim but its words of
+// change.
+func preventionAgrees(c, p *text) bool {
+	if c.negs > 0 || p.negs > 0 || !prevents(c) || changeSign(c) != -1 || changeSign(p) != -1 {
+		return false
+	}
+	return coversBut(c, p.stems, changeWords(c))
 }
 
 // changeRule moves all but negKeep of the entailment of a claim whose
-// amount the passage says changed the other way to contradiction.
+// amount the passage says changed the other way to contradiction, and
+// all but negKeep of the contradiction of a claim whose prevention the
+// passage says went down to entailment.
 func changeRule(c, p *text, j evidence.Judgment) evidence.Judgment {
-	if oppositeChange(c, p) {
+	switch {
+	case oppositeChange(c, p):
 		return toContradiction(j)
+	case preventionAgrees(c, p):
+		return contradictToEntail(j, negKeep)
 	}
 	return j
 }

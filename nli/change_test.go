@@ -18,6 +18,26 @@ func TestOppositeChange(t *testing.T) {
 		// Growing up is no change, nor is a fall of a body.
 		{"The singer grew up in Ohio.", "The singer lost weight in Ohio.", false},
 		{"A man jumped from the bridge.", "A man fell from the bridge.", false},
+		// A prevention is a change down.
+		{"Mice lacking the gene were protected from tumours.", "Mice lacking the gene showed increased tumour formation.", true},
+		{"The sea wall protected the town from flooding.", "Flooding in the town rose after the sea wall was built.", true},
+		{"Exercise protects against heart disease.", "Exercise increases the risk of heart disease in older adults.", true},
+		{"The vaccine prevented deaths among the elderly.", "Deaths among the elderly increased after the vaccine was introduced.", true},
+		// Protection with no "from" near it is none.
+		{"The law protected the forest.", "The forest area increased after the law.", false},
+	})
+}
+
+func TestPreventionAgrees(t *testing.T) {
+	checkPairs(t, "preventionAgrees", preventionAgrees, []pairCase[bool]{
+		{"Exercise protects against heart disease.", "Exercise lowers the risk of heart disease.", true},
+		{"The vaccine prevented deaths among the elderly.", "The vaccine reduced deaths among the elderly by half.", true},
+		// The other way (oppositeChange's), a claim that prevents
+		// nothing, a negation, a word of the claim the passage lacks.
+		{"Exercise protects against heart disease.", "Exercise increases the risk of heart disease.", false},
+		{"Exercise lowers the risk of heart disease.", "Exercise reduces heart disease.", false},
+		{"Exercise protects against heart disease.", "Exercise does not lower the risk of heart disease.", false},
+		{"Exercise protects against heart disease.", "Diet lowers the risk of heart disease.", false},
 	})
 }
 
