@@ -28,7 +28,9 @@ var changeVerbs = set(strings.Fields(`rise rises rose risen rising increase incr
 	fall falls fell fallen falling decline declines declined declining decrease decreases decreased decreasing drop
 	drops dropped dropping shrink shrinks shrank shrunk lose loses lost losing sink sinks sank plunge plunges plunged
 	slump slumped worsen worsens worsened weaken weakens weakened halve halved reduce reduces reduced reducing
-	lowers lowered lowering lessen lessens lessened diminish diminishes diminished`)...)
+	lowers lowered lowering lessen lessens lessened diminish diminishes diminished shrinking sinking plunging slumps
+	slumping soaring surging boosts boosting doubling tripling triples halves halving strengthens strengthening
+	weakening worsening`)...)
 
 // preventions are verbs that keep down what they take: "prevented
 // deaths", and "protected from tumours" with "from" or "against" after

@@ -23,6 +23,8 @@ func TestOppositeChange(t *testing.T) {
 		{"The sea wall protected the town from flooding.", "Flooding in the town rose after the sea wall was built.", true},
 		{"Exercise protects against heart disease.", "Exercise increases the risk of heart disease in older adults.", true},
 		{"The vaccine prevented deaths among the elderly.", "Deaths among the elderly increased after the vaccine was introduced.", true},
+		// Every form of a verb of change.
+		{"The population of the city is growing.", "The city's population has been shrinking for a decade.", true},
 		// Protection with no "from" near it is none.
 		{"The law protected the forest.", "The forest area increased after the law.", false},
 	})
@@ -55,4 +57,14 @@ func TestOtherWindow(t *testing.T) {
 		{"Obesity rates have increased since 1980.", "Obesity rates have nearly tripled worldwide.", false},
 		{"Diabetes rates have increased since 1980.", obesity, false},
 	})
+}
+
+// TestChangeVerbsHaveDirections: changeSign reads every verb of change
+// by its direction, so each must have one.
+func TestChangeVerbsHaveDirections(t *testing.T) {
+	for w := range changeVerbs {
+		if judgeDir(w) == 0 {
+			t.Errorf("verb of change %q has no direction (judgeDirections)", w)
+		}
+	}
 }

@@ -113,9 +113,10 @@ var direction = directions(
 // "slides", "lifted").
 var judgeDirections = directions(
 	`boosts boosting surges surging doubles triples heighten heightens heightened
-		strengthens improves improving rocketed widened widens expanding`,
+		strengthens improves improving rocketed widened widens expanding soaring doubling tripling strengthening`,
 	`lowers lowered lowering reducing lessen lessens lessened diminish diminishes
-		diminished shrinking plunges plunging slumps slashed halves weakens worsens`,
+		diminished shrinking plunges plunging slumps slashed halves weakens worsens sinks sinking slumping halving
+		weakening worsening`,
 )
 
 // directions maps the words of up to +1 and those of down to -1.
@@ -937,7 +938,8 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					set(relSynonym)
 				default:
 					opposed = r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] ||
-						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || judgeOnlyAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]))
+						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || judgeOnlyAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]) ||
+							prefixOpposed(e.wn, ta.Lower, tb.Lower, a.infos[i], b.infos[j]))
 				}
 				if opposed {
 					if e.negAnt && (a.chans[i]&(1<<chNegated) != 0) != (b.chans[j]&(1<<chNegated) != 0) {

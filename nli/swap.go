@@ -2,6 +2,7 @@ package nli
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/verity-fc/verity/evidence"
 	"github.com/verity-fc/verity/wordvec"
@@ -60,7 +61,8 @@ func swapped(c, p *text) bool {
 			// Converses ("was sold" against "bought") are the
 			// encoder's to read by their voices.
 			ant := (r&wordvec.Antonym != 0 || antonyms[tk.Stem][pt.Stem] ||
-				judgeAntonyms[tk.Stem][pt.Stem] || judgeOnlyAntonyms[tk.Stem][pt.Stem]) && !converses[tk.Stem][pt.Stem]
+				judgeAntonyms[tk.Stem][pt.Stem] || judgeOnlyAntonyms[tk.Stem][pt.Stem] ||
+				prefixOpposed(wn, tk.Lower, pt.Lower, ci, pinfos[k])) && !converses[tk.Stem][pt.Stem]
 			synonym, antonym = synonym || syn, antonym || ant
 			said[k] = said[k] || syn || ant
 			opposite[k] = opposite[k] || ant && !syn
@@ -144,6 +146,32 @@ func stanceSwapped(c, p *text) bool {
 	for v, side := range stance(c) {
 		if side != sideFor|sideAgainst && ps[v] == side^(sideFor|sideAgainst) && !p.lowers[sideWords[side]] {
 			return true
+		}
+	}
+	return false
+}
+
+// negativePrefixes turn a word into its opposite: "unsafe", "illegal",
+// "dishonest", "nontoxic".
+var negativePrefixes = []string{"un", "in", "im", "il", "ir", "dis", "non"}
+
+// minPrefixedRoot is the fewest letters the word after a negative
+// prefix may have.
+const minPrefixedRoot = 3
+
+// prefixOpposed reports whether one of two words is the other behind a
+// negative prefix and WordNet opposes them, directly or through a word
+// that shares a sense with one's antonym (wordvec.WordNet.IndirectAntonyms):
+// WordNet opposes "safe" to "dangerous", whose synset "unsafe" shares.
+// The prefix alone is not enough ("union" and "ion", "discover" and
+// "cover").
+func prefixOpposed(wn *wordvec.WordNet, a, b string, ai, bi *wordvec.WordInfo) bool {
+	if len(b) > len(a) {
+		a, b, ai, bi = b, a, bi, ai
+	}
+	for _, pre := range negativePrefixes {
+		if len(b) >= minPrefixedRoot && len(a) == len(pre)+len(b) && strings.HasPrefix(a, pre) && a[len(pre):] == b {
+			return wn.IndirectAntonyms(ai, bi)
 		}
 	}
 	return false

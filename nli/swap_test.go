@@ -1,6 +1,10 @@
 package nli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/verity-fc/verity/wordvec"
+)
 
 func TestSwapped(t *testing.T) {
 	checkPairs(t, "swapped", swapped, []pairCase[bool]{
@@ -8,6 +12,7 @@ func TestSwapped(t *testing.T) {
 		{"The minister denied the allegations.", "The minister admitted the allegations in a statement.", true},
 		{"The company accepted the offer.", "The company rejected the offer on Tuesday.", true},
 		{"The exam was easy.", "Students found the exam difficult.", true},
+		{"The drug is safe for children.", "Regulators warned that the drug is unsafe for children.", true}, // an antonym's synonym
 		// The claim said whole, a negation beside the antonym (the
 		// negation rule's), two words turned, a claim word the passage
 		// lacks otherwise, a scene described at length, and a birth
@@ -48,6 +53,25 @@ func TestSwapRuleJudged(t *testing.T) {
 	} {
 		if j := b.Predict(tt[0], tt[1]); j.Contradict <= j.Entail || j.Contradict <= j.Neutral {
 			t.Errorf("%q | %q: %+v, want contradiction", tt[0], tt[1], j)
+		}
+	}
+}
+
+func TestPrefixOpposed(t *testing.T) {
+	wn := wordvec.DefaultWordNet()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"safe", "unsafe", true}, // WordNet opposes "safe" to "dangerous", and "unsafe" shares its synset
+		{"illegal", "legal", true},
+		{"dishonest", "honest", true},
+		{"union", "ion", false}, // a prefix, but no antonym
+		{"discover", "cover", false},
+		{"safe", "dangerous", false}, // antonyms, but no prefix: RelateInfo's
+	} {
+		if got := prefixOpposed(wn, tt.a, tt.b, wn.Info(tt.a), wn.Info(tt.b)); got != tt.want {
+			t.Errorf("prefixOpposed(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -65,6 +65,9 @@ type WordNet struct {
 	// oneWord is, per synset, the one-word lemmas that have it among
 	// their senses (PhrasalSynonyms); built on first use.
 	oneWord func() map[int32][]string
+	// antonymsOf is, per lemma, the lemmas WordNet makes its antonyms
+	// (IndirectAntonyms); built on first use.
+	antonymsOf func() map[int32][]int32
 }
 
 // wordnetMagic starts a relation file (after gzip).
@@ -161,6 +164,13 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
 	}
 	wn.oneWord = sync.OnceValue(wn.oneWordBySynset)
+	wn.antonymsOf = sync.OnceValue(func() map[int32][]int32 {
+		m := map[int32][]int32{}
+		for pair := range wn.antonyms {
+			m[pair[0]] = append(m[pair[0]], pair[1])
+		}
+		return m
+	})
 	return wn, nil
 }
 
@@ -548,14 +558,7 @@ func gather(senses []int32, of map[int32][]int32) []int32 {
 }
 
 // shareSense reports whether two words share a sense.
-func shareSense(a, b *WordInfo) bool {
-	for _, x := range a.senses {
-		if slices.Contains(b.senses, x) {
-			return true
-		}
-	}
-	return false
-}
+func shareSense(a, b *WordInfo) bool { return anyShared(a.senses, b.senses) }
 
 // RelateInfo is Relate over words analysed by Info.
 func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
@@ -590,6 +593,38 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 		}
 	}
 	return r
+}
+
+// IndirectAntonyms reports whether b shares a sense with an antonym of
+// a, or a with one of b's: WordNet opposes "safe" to "dangerous", whose
+// synset "unsafe" shares, so "safe" and "unsafe" are opposed though no
+// pointer joins them. Direct antonyms count too.
+func (wn *WordNet) IndirectAntonyms(a, b *WordInfo) bool {
+	if !a.Known() || !b.Known() {
+		return false
+	}
+	of := wn.antonymsOf()
+	opposed := func(x, y *WordInfo) bool {
+		for _, l := range x.lemmas {
+			for _, k := range of[l] {
+				if slices.Contains(y.lemmas, k) || anyShared(wn.senses[k], y.senses) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return opposed(a, b) || opposed(b, a)
+}
+
+// anyShared reports whether xs and ys share an element.
+func anyShared(xs, ys []int32) bool {
+	for _, x := range xs {
+		if slices.Contains(ys, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // RelatePlaces relates two words as places, from WordNet's part

@@ -189,6 +189,29 @@ func TestBeside(t *testing.T) {
 	}
 }
 
+func TestIndirectAntonyms(t *testing.T) {
+	wn := DefaultWordNet()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"safe", "unsafe", true}, // "unsafe" shares the synset of "dangerous", the antonym of "safe"
+		{"unsafe", "safe", true},
+		{"safe", "dangerous", true}, // direct
+		{"hot", "cold", true},
+		{"safe", "secure", false},
+		{"dog", "cat", false},
+		{"qwertyx", "safe", false},
+	} {
+		if got := wn.IndirectAntonyms(wn.Info(tt.a), wn.Info(tt.b)); got != tt.want {
+			t.Errorf("IndirectAntonyms(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if wn.RelateInfo(wn.Info("safe"), wn.Info("unsafe"))&Antonym != 0 {
+		t.Error("the premise fails: RelateInfo now opposes safe and unsafe directly")
+	}
+}
+
 func TestRelateSimilar(t *testing.T) {
 	wn := DefaultWordNet()
 	checkRel(t, wn, "RelateSimilar", wn.RelateSimilar, []relCase{
