@@ -197,6 +197,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"the same city and province within the claim's country", "She was born in Canada.", "She was born in Toronto, Ontario, in 1970.", Entail},
 		{"a province WordNet names second, holding the passage's city", "She was born in Ontario.", "She was born in Toronto in 1970.", Entail},
 		{"a city within the passage's province named second", "She was born in Toronto.", "She was born in Ontario in 1970.", Neutral},
+		{"a city within the country of the claim's adjective", "The actor is British.", "The actor was born in London in 1970.", Entail},
+		{"a city within another country than the claim's adjective's", "The actor is British.", "The actor was born in Paris in 1970.", Contradict},
 		{"a city within the claim's country", "The Eiffel Tower is in France.", tower, Entail},
 		{"a city within another country", "The Eiffel Tower is in Germany.", tower, Contradict},
 		{"the adjective of the claim's country", "Pink Floyd is a band from England.", "Pink Floyd were an English rock band.", Entail},

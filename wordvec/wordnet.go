@@ -65,6 +65,9 @@ type WordNet struct {
 	// oneWord is, per synset, the one-word lemmas that have it among
 	// their senses (PhrasalSynonyms); built on first use.
 	oneWord func() map[int32][]string
+	// lemmasBySynset is, per synset, the lemmas that have it among
+	// their senses; built on first use.
+	lemmasBySynset func() map[int32][]int32
 	// antonymsOf is, per lemma, the lemmas WordNet makes its antonyms
 	// (IndirectAntonyms); built on first use.
 	antonymsOf func() map[int32][]int32
@@ -164,6 +167,15 @@ func ReadWordNet(r io.Reader) (*WordNet, error) {
 		return nil, fmt.Errorf("wordnet: %w", d.err)
 	}
 	wn.oneWord = sync.OnceValue(wn.oneWordBySynset)
+	wn.lemmasBySynset = sync.OnceValue(func() map[int32][]int32 {
+		m := map[int32][]int32{}
+		for l, ss := range wn.senses {
+			for _, s := range ss {
+				m[s] = append(m[s], int32(l))
+			}
+		}
+		return m
+	})
 	wn.antonymsOf = sync.OnceValue(func() map[int32][]int32 {
 		m := map[int32][]int32{}
 		for pair := range wn.antonyms {
@@ -660,8 +672,9 @@ func (wn *WordNet) RelatePlaces(a, b *WordInfo) Rel {
 }
 
 // holds reports whether a place that b names lies within the place a
-// names first, or within another place a names that neither holds that
-// one nor lies within it: Ontario the province as well as the lake that
+// names first, or within another place a names (for a place's adjective,
+// another that a name of its place names) that neither holds that one
+// nor lies within it: Ontario the province as well as the lake that
 // WordNet names first, Washington the state as well as the city; not the
 // Americas for "America", which hold the United States.
 func (wn *WordNet) holds(a, b *WordInfo) bool {
@@ -672,7 +685,17 @@ func (wn *WordNet) holds(a, b *WordInfo) bool {
 		return true
 	}
 	first := gather([]int32{a.primary}, wn.wholes)
-	for _, s := range a.senses {
+	others := a.senses
+	if !slices.Contains(a.senses, a.primary) {
+		// A place's adjective: the other places the names of its place
+		// name ("British" is of Great Britain the island, whose name
+		// "Great Britain" names the United Kingdom too).
+		others = nil
+		for _, l := range wn.lemmasBySynset()[a.primary] {
+			others = append(others, wn.senses[l]...)
+		}
+	}
+	for _, s := range others {
 		if s == a.primary || len(wn.wholes[s]) == 0 {
 			continue
 		}

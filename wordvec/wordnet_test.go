@@ -155,6 +155,14 @@ func TestRelatePlaces(t *testing.T) {
 		{"toronto", "ontario", Part},
 		{"washington", "seattle", Whole},
 		{"america", "toronto", 0},
+		// A place's adjective holds what the other places of its place's
+		// names hold: "British" is of Great Britain the island, whose
+		// name also names the United Kingdom; "Chinese" of the China
+		// WordNet names second.
+		{"british", "london", Whole},
+		{"chinese", "shanghai", Whole},
+		{"british", "paris", 0},
+		{"american", "toronto", 0},
 	} {
 		if got := wn.RelatePlaces(wn.Info(c.a), wn.Info(c.b)); got != c.want {
 			t.Errorf("RelatePlaces(%q, %q) = %08b, want %08b", c.a, c.b, got, c.want)
