@@ -290,6 +290,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a comparison by a synonym, the same way", "The cat is larger than the dog.", "The cat is bigger than the dog.", Entail},
 		{"admitted against rejected", "The university admitted the student.", "The university rejected the student.", Contradict},
 		{"admitted against accepted", "The university admitted the student.", "The university accepted the student.", Entail},
+		{"a count of times the passage's years bear out", "The band toured Japan twice.", "The band toured Japan in 1985 and 1988.", Entail},
+		{"a count of times the passage's years refute", "The team has won the league four times.", "The team won the league in 1998, 2004 and 2011.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},
