@@ -292,6 +292,8 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"admitted against accepted", "The university admitted the student.", "The university accepted the student.", Entail},
 		{"a count of times the passage's years bear out", "The band toured Japan twice.", "The band toured Japan in 1985 and 1988.", Entail},
 		{"a count of times the passage's years refute", "The team has won the league four times.", "The team won the league in 1998, 2004 and 2011.", Contradict},
+		{"a bid won", "The senator was re-elected in 2018.", "The senator won her re-election bid in 2018.", Entail},
+		{"a bid lost", "The senator was re-elected in 2018.", "The senator lost her re-election bid in 2018.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},
 		{"pronoun disagrees", "Marie Curie won three Nobel Prizes.", curie, Contradict},
 		{"pronoun for a noun phrase two sentences back agrees", "The old mill closed in 1974.", oldMill, Entail},

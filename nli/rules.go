@@ -548,6 +548,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = cancelRule(c, p, j)
 	j = multipleRule(c, p, j)
 	j = timesRule(c, p, j)
+	j = bidRule(c, p, j)
 	j = ageRule(c, p, j)
 	j = rankRule(c, p, j)
 	j = movedRule(c, p, j)
