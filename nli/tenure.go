@@ -2,6 +2,8 @@ package nli
 
 import (
 	"regexp"
+	"strconv"
+	"time"
 
 	"github.com/verity-fc/verity/evidence"
 )
@@ -20,6 +22,26 @@ import (
 // 1993 and 2001", "reigned (1837–1901)". "Was" is left out: "was a battle
 // fought between 2003 and 2011" tells of no role.
 var tenureRe = regexp.MustCompile(`(?i)\b(?:served|held|reigned|ruled|presided)\b[^.;]{0,120}?(?:\bfrom\s+\d{3,4}\s+(?:to|until)\s+\d{3,4}\b|\bbetween\s+\d{3,4}\s+and\s+\d{3,4}\b|\buntil\s+\d{3,4}\b|\(\d{3,4}\s*[–—-]\s*\d{3,4}\))`)
+
+// endedRe finds a state that held until a year: "was the tallest
+// building in the world until 2010", "were banned until 1998". A year
+// not yet past ("was licensed until 2040") ends nothing (roleEnded).
+var endedRe = regexp.MustCompile(`(?i)\b(?:was|were)\b[^.;]{0,120}?\buntil\s+(\d{4})\b`)
+
+// roleEnded reports whether the passage says a state or role ended: a
+// tenure over a closed span of years, or a state that held until a
+// year now past.
+func roleEnded(passage string) bool {
+	if tenureRe.MatchString(passage) {
+		return true
+	}
+	for _, m := range endedRe.FindAllStringSubmatch(passage, -1) {
+		if y, err := strconv.Atoi(m[1]); err == nil && y < time.Now().Year() {
+			return true
+		}
+	}
+	return false
+}
 
 // presentRole are the claim words that hold a role now, formerRole those
 // that held it before.
@@ -49,7 +71,7 @@ func tenure(c, p *text) int {
 		return 0
 	}
 	except := stemsWhere(c, func(w string) bool { return presentRole[w] || formerRole[w] || timeWords[w] })
-	if !coversBut(c, p.stems, except) || !tenureRe.MatchString(p.raw) {
+	if !coversBut(c, p.stems, except) || !roleEnded(p.raw) {
 		return 0
 	}
 	return verdict

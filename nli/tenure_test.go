@@ -10,6 +10,11 @@ func TestTenure(t *testing.T) {
 		{"Bloomberg is the former mayor of New York.", mayor, 1},
 		{"Obama is the president of the United States.", "Barack Obama served as the 44th president of the United States from 2009 to 2017.", -1},
 		{"Victoria is the queen.", "Victoria reigned as queen (1837–1901).", -1},
+		// A state that held until a year now past.
+		{"The tower is the tallest building in the world.", "The tower was the tallest building in the world until 2010.", -1},
+		{"The tower is formerly the tallest building in the world.", "The tower was the tallest building in the world until 2010.", 1},
+		{"The drug is banned in France.", "The drug was banned in France until 1998.", -1},
+		{"The tower is the tallest building in the world.", "The tower was the tallest building in the world until 2090.", 0}, // not yet past
 		// The past tense, a negation, an open span, a claim the passage
 		// does not cover, or no role held: the rule does not apply.
 		{"Bloomberg was mayor of New York.", mayor, 0},
