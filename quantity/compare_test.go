@@ -253,6 +253,12 @@ func TestCompareExact(t *testing.T) {
 		{"bare thousands against a count", "The earthquake killed thousands.", "The earthquake killed at least 350 people.", unsettled, bad("thousands", "at least 350 people")},
 		{"bare hundreds against a count", "Hundreds were injured in the blast.", "At least 350 people were injured in the blast.", unsettled, ok},
 		{"millions against 9.6 million", "The museum attracts millions of visitors.", "The museum welcomed 9.6 million visitors in 2019.", unsettled, ok},
+		// "A year" after a hedge is one year, in the exact reading; with
+		// no hedge it is no length.
+		{"less than a year against ten months", "The vaccine was developed in less than a year.", "Researchers developed the vaccine in about ten months.", unsettled, ok},
+		{"less than a year against three years", "The vaccine was developed in less than a year.", "Researchers spent three years developing the vaccine.", unsettled, bad("less than a year", "three years")},
+		{"more than a month against two weeks", "The trial lasted more than a month.", "The trial lasted two weeks.", unsettled, bad("more than a month", "two weeks")},
+		{"once a year", "The festival is held once a year.", "The festival is held every two years.", unsettled, unsettled},
 		// "One in N" is a share of 1/N, in the exact reading.
 		{"one in five against 20%", "One in five adults smokes.", "About 20% of adults smoke.", unsettled, ok},
 		{"one in three against 20%", "One in three adults smokes.", "About 20% of adults smoke.", unsettled, bad("One in three", "About 20%")},
