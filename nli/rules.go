@@ -565,7 +565,7 @@ func applySeedRules(c, p *text, j evidence.Judgment) evidence.Judgment {
 	j = shareRule(c, p, j)
 	j = fewRule(c, p, j)
 	j = comparisonRule(c, p, j)
-	if otherEndOfLife(c, p) && !dated(c) {
+	if otherEndOfLife(c, p) && !dated(c) || otherEdition(c, p) {
 		j = toNeutral(j)
 	}
 	if otherFirst(c, p) {
