@@ -294,6 +294,7 @@ func TestBehaviourBothWays(t *testing.T) {
 		{"a count of times the passage's years refute", "The team has won the league four times.", "The team won the league in 1998, 2004 and 2011.", Contradict},
 		{"a bid won", "The senator was re-elected in 2018.", "The senator won her re-election bid in 2018.", Entail},
 		{"a bid lost", "The senator was re-elected in 2018.", "The senator lost her re-election bid in 2018.", Contradict},
+		{"another named river of one word", "The Amazon is the longest river in South America.", "The Nile is the longest river in Africa.", Neutral},
 		{"another edition of the event", "The 2016 Olympics were held in Rio de Janeiro.", "The 2012 Summer Olympics were held in London.", Neutral},
 		{"another host of the same edition", "The 2012 Olympics were held in Beijing.", "The 2012 Summer Olympics were held in London.", Contradict},
 		{"pronoun agrees", "Marie Curie won two Nobel Prizes.", curie, Entail},

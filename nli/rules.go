@@ -651,7 +651,9 @@ func subjectName(c *text) []token {
 }
 
 // otherNamedSubject reports whether the claim opens with a name of two
-// words or more that the passage lacks at least half of (a word that
+// words or more (or of one word after "the", when the passage too opens
+// with "the" and a name: "The Amazon ..." against "The Nile ...") that
+// the passage lacks at least half of (a word that
 // begins a passage word, "Sam" of "Samuel", is not lacking), while the
 // passage opens with a name of its own whose words are not all in the
 // claim (a short form of the claim's, "The F-35" for "Lockheed Martin F-35
@@ -666,7 +668,7 @@ func subjectName(c *text) []token {
 // left alone.
 func otherNamedSubject(c, p *text) bool {
 	name, pname := subjectName(c), subjectName(p)
-	if len(name) < 2 || len(pname) == 0 {
+	if len(pname) == 0 || len(name) == 0 || len(name) == 1 && !(c.toks[0].Lower == "the" && p.toks[0].Lower == "the") {
 		return false
 	}
 	for _, tk := range p.toks {

@@ -91,6 +91,9 @@ func TestSubjectRules(t *testing.T) {
 		{"a first name shortened", otherNamedSubject, "Sam Bradford plays for the Minnesota Vikings.", "Samuel Jacob Bradford is an American football quarterback for the Tampa Bay Buccaneers.", false},
 		{"a middle initial", otherNamedSubject, "Rutherford B. Hayes was the 18th president of the United States.", "Rutherford Birchard Hayes was the 19th president of the United States.", false},
 		{"a one-word name", otherNamedSubject, "Paris is in Germany.", "Berlin is the capital of Germany.", false},
+		{"a name of one word after an article, against another", otherNamedSubject, "The Amazon is the longest river in South America.", "The Nile is the longest river in Africa.", true},
+		{"a name of one word that opens the claim", otherNamedSubject, "Jupiter is the largest planet.", "The Saturn probe reached the planet.", false},
+		{"a name of one word against a passage that opens otherwise", otherNamedSubject, "The Amazon floods every year.", "Every year the river floods the forest.", false},
 		{"a pronoun may refer to the claim's named subject", otherNamedSubject, "The Harbour Bridge opened in 1932.", "The Golden Gate Bridge opened in 1937, and its towers are red.", false},
 	}
 	for _, tt := range tests {
