@@ -14,11 +14,13 @@ import (
 // false."; "The shop opened on Monday." against "The shop closed on
 // Monday."). The networks weigh such a pair by everything else the two
 // share, and a claim said again but for one word reads to them as a
-// paraphrase (entailment 0.44 and more). The rule holds when neither
-// text has a negation (plainNegation reads those), every content word of
-// the claim but one is in the passage, as written or as a WordNet
-// synonym, and that one is an antonym of a passage word the claim lacks
-// (WordNet's antonyms, the encoder's lists). A birth against a death is
+// paraphrase (entailment 0.44 and more). The rule holds when every
+// content word of the claim but one is in the passage, as written or as
+// a WordNet synonym, hypernym or hyponym, that one is an antonym of a
+// passage word the claim lacks (WordNet's antonyms, the encoder's lists,
+// prefixOpposed), the passage has at most maxSwapExtra other words, and
+// neither text has a negation but the antonym itself ("denied" against
+// "admitted"; other negations are plainNegation's). A birth against a death is
 // left to otherEndOfLife, and converses ("sold" against "bought") to the
 // encoder, which reads their voices.
 func swapRule(c, p *text, j evidence.Judgment) evidence.Judgment {
