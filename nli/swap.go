@@ -36,20 +36,35 @@ func swapped(c, p *text) bool {
 	if len(c.content) < 2 {
 		return false
 	}
-	wn := wordvec.DefaultWordNet()
+	missing := 0
+	for _, tk := range c.toks {
+		if !swapIgnored(c, p, tk) {
+			missing++
+		}
+	}
 	var ptoks []token
-	var pinfos []*wordvec.WordInfo
 	for _, tk := range p.toks {
 		if !stopwords[tk.Lower] && !tk.Num && !c.stems[tk.Stem] {
 			ptoks = append(ptoks, tk)
-			pinfos = append(pinfos, wn.Info(tk.Lower))
 		}
+	}
+	// Each missing claim word says, or opposes, one or two passage
+	// words; a passage with more words than that beyond the claim's is
+	// no claim said again, and is passed over before WordNet is asked
+	// (this runs for every judgment).
+	if missing == 0 || len(ptoks) > maxSwapExtra+2*missing {
+		return false
+	}
+	wn := wordvec.DefaultWordNet()
+	pinfos := make([]*wordvec.WordInfo, len(ptoks))
+	for k, tk := range ptoks {
+		pinfos[k] = wn.Info(tk.Lower)
 	}
 	swaps, cneg := 0, c.negs
 	said := make([]bool, len(ptoks))     // passage words that say a claim word, or its antonym
 	opposite := make([]bool, len(ptoks)) // passage words that are the antonym
 	for _, tk := range c.toks {
-		if stopwords[tk.Lower] || tk.Num || p.stems[tk.Stem] || !slices.Contains(c.content, tk.Stem) && !negations[tk.Lower] {
+		if swapIgnored(c, p, tk) {
 			continue
 		}
 		ci := wn.Info(tk.Lower)
@@ -90,6 +105,13 @@ func swapped(c, p *text) bool {
 	}
 	// A negation beside the antonym is plainNegation's, or a double one.
 	return swaps == 1 && extra <= maxSwapExtra && cneg == 0 && pneg == 0
+}
+
+// swapIgnored reports whether swapped passes over the claim word tk: a
+// stop word, a figure, a word the passage has, a word that is not
+// content (but a negation, which may be the antonym: "denied").
+func swapIgnored(c, p *text, tk token) bool {
+	return stopwords[tk.Lower] || tk.Num || p.stems[tk.Stem] || !slices.Contains(c.content, tk.Stem) && !negations[tk.Lower]
 }
 
 // maxSwapExtra is how many content words the passage may have beyond
