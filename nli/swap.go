@@ -55,7 +55,34 @@ func swapped(c, p *text) bool {
 	if missing == 0 || len(ptoks) > maxSwapExtra+2*missing {
 		return false
 	}
+	// No claim word that may have an antonym among the passage's words:
+	// WordNet's senses are not asked.
 	wn := wordvec.DefaultWordNet()
+	var plemmas [][]int32 // the passage words' lemmas, read once when needed
+	if !slices.ContainsFunc(c.toks, func(tk token) bool {
+		if swapIgnored(c, p, tk) {
+			return false
+		}
+		lemmas := wn.Lemmas(tk.Lower)
+		listed := antonyms[tk.Stem] != nil || judgeAntonyms[tk.Stem] != nil || judgeOnlyAntonyms[tk.Stem] != nil
+		if !listed && !wn.HasAntonym(lemmas) {
+			return slices.ContainsFunc(ptoks, func(pt token) bool { return negativelyPrefixed(tk.Lower, pt.Lower) })
+		}
+		if plemmas == nil {
+			plemmas = make([][]int32, len(ptoks))
+			for k, pt := range ptoks {
+				plemmas[k] = wn.Lemmas(pt.Lower)
+			}
+		}
+		for k, pt := range ptoks {
+			if mayOppose(wn, tk, pt, lemmas, plemmas[k]) {
+				return true
+			}
+		}
+		return false
+	}) {
+		return false
+	}
 	pinfos := make([]*wordvec.WordInfo, len(ptoks))
 	for k, tk := range ptoks {
 		pinfos[k] = wn.Info(tk.Lower)
@@ -105,6 +132,15 @@ func swapped(c, p *text) bool {
 	}
 	// A negation beside the antonym is plainNegation's, or a double one.
 	return swaps == 1 && extra <= maxSwapExtra && cneg == 0 && pneg == 0
+}
+
+// mayOppose reports whether two words, of lemmas la and lb, may be
+// antonyms for swapped, by their lemmas and spellings alone: WordNet's antonym pairs, the
+// encoder's lists, or one the other behind a negative prefix
+// (prefixOpposed then asks WordNet).
+func mayOppose(wn *wordvec.WordNet, a, b token, la, lb []int32) bool {
+	return wn.Antonyms(la, lb) || antonyms[a.Stem][b.Stem] || judgeAntonyms[a.Stem][b.Stem] ||
+		judgeOnlyAntonyms[a.Stem][b.Stem] || negativelyPrefixed(a.Lower, b.Lower)
 }
 
 // swapIgnored reports whether swapped passes over the claim word tk: a
@@ -190,12 +226,18 @@ const minPrefixedRoot = 3
 // The prefix alone is not enough ("union" and "ion", "discover" and
 // "cover").
 func prefixOpposed(wn *wordvec.WordNet, a, b string, ai, bi *wordvec.WordInfo) bool {
+	return negativelyPrefixed(a, b) && wn.IndirectAntonyms(ai, bi)
+}
+
+// negativelyPrefixed reports whether one of two words is the other
+// behind a negative prefix ("unsafe", "safe").
+func negativelyPrefixed(a, b string) bool {
 	if len(b) > len(a) {
-		a, b, ai, bi = b, a, bi, ai
+		a, b = b, a
 	}
 	for _, pre := range negativePrefixes {
 		if len(b) >= minPrefixedRoot && len(a) == len(pre)+len(b) && strings.HasPrefix(a, pre) && a[len(pre):] == b {
-			return wn.IndirectAntonyms(ai, bi)
+			return true
 		}
 	}
 	return false

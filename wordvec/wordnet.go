@@ -607,6 +607,32 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 	return r
 }
 
+// Antonyms reports whether WordNet makes one of the lemmas la (of a
+// word, by Lemmas) an antonym of one of lb, as RelateInfo's Antonym
+// does, without analysing the words' senses.
+func (wn *WordNet) Antonyms(la, lb []int32) bool {
+	for _, i := range la {
+		for _, j := range lb {
+			if wn.antonyms[[2]int32{i, j}] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// HasAntonym reports whether WordNet makes any of the lemmas an antonym
+// of some lemma.
+func (wn *WordNet) HasAntonym(lemmas []int32) bool {
+	of := wn.antonymsOf()
+	for _, l := range lemmas {
+		if len(of[l]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // IndirectAntonyms reports whether b shares a sense with an antonym of
 // a, or a with one of b's: WordNet opposes "safe" to "dangerous", whose
 // synset "unsafe" shares, so "safe" and "unsafe" are opposed though no

@@ -218,6 +218,17 @@ func TestIndirectAntonyms(t *testing.T) {
 	if wn.RelateInfo(wn.Info("safe"), wn.Info("unsafe"))&Antonym != 0 {
 		t.Error("the premise fails: RelateInfo now opposes safe and unsafe directly")
 	}
+	// Antonyms is RelateInfo's Antonym on lemmas alone.
+	for _, pair := range [][2]string{{"hot", "cold"}, {"safe", "unsafe"}, {"won", "lost"}, {"dog", "cat"}} {
+		a, b := pair[0], pair[1]
+		want := wn.RelateInfo(wn.Info(a), wn.Info(b))&Antonym != 0
+		if got := wn.Antonyms(wn.Lemmas(a), wn.Lemmas(b)); got != want {
+			t.Errorf("Antonyms(%q, %q) = %v, RelateInfo says %v", a, b, got, want)
+		}
+	}
+	if !wn.Antonyms(wn.Lemmas("hot"), wn.Lemmas("cold")) {
+		t.Error("Antonyms(hot, cold) = false")
+	}
 }
 
 func TestRelateSimilar(t *testing.T) {
