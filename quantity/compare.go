@@ -372,12 +372,25 @@ var now = time.Now
 const maxAgoYears = 1000
 
 // ago reports whether quantity i is a number of years or decades before
-// "ago": "80 years ago", "more than two decades ago".
+// "ago" ("80 years ago", "more than two decades ago"), or an age in the
+// present tense, which dates a start as "ago" does ("is over 100 years
+// old" was built, founded or born more than 100 years ago).
 func (a analysis) ago(i int) bool {
 	f := a.found[i]
-	return f.q.Kind == Measure && (f.q.Unit == "year" || f.q.Unit == "decade") &&
-		f.te < len(a.toks) && a.toks[f.te].Kind == tWord && strings.EqualFold(a.toks[f.te].Text, "ago")
+	if f.q.Kind != Measure || f.q.Unit != "year" && f.q.Unit != "decade" || f.te >= len(a.toks) || a.toks[f.te].Kind != tWord {
+		return false
+	}
+	switch next := a.toks[f.te].Text; {
+	case strings.EqualFold(next, "ago"):
+		return true
+	case strings.EqualFold(next, "old"):
+		return f.ts > 0 && a.toks[f.ts-1].Kind == tWord && presentCopulas[strings.ToLower(a.toks[f.ts-1].Text)]
+	}
+	return false
 }
+
+// presentCopulas put an age in the present tense ("is 30 years old").
+var presentCopulas = txt.Set("is", "are")
 
 // hasAgo reports whether some quantity of the text is a time ago.
 func (a analysis) hasAgo() bool {

@@ -547,6 +547,13 @@ func TestCompareExactYearsAgo(t *testing.T) {
 		want                evidence.NumCheck
 	}{
 		{"more than", "The bridge opened more than 80 years ago.", bridge, ok},
+		// An age in the present tense dates a start as "ago" does; in
+		// the past tense it is an age at the time.
+		{"over 100 years old", "The building is over 100 years old.", "The building was constructed in 1890.", ok},
+		{"less than 50 years old", "The building is less than 50 years old.", "The building was constructed in 1890.", bad("less than 50 years old", "1890")},
+		{"50 years old", "The company is 50 years old.", "The company was founded in 1976.", ok},
+		{"20 years old", "The company is 20 years old.", "The company was founded in 1976.", bad("20 years old", "1976")},
+		{"an age in the past tense", "He was 30 years old when he died.", "He was born in 1900 and died in 1930.", ok},
 		{"more than, too far back", "The bridge opened more than 90 years ago.", bridge, bad("more than 90 years ago", "1937")},
 		{"less than", "The bridge opened less than 50 years ago.", bridge, bad("less than 50 years ago", "1937")},
 		{"less than, met", "The bridge opened less than 90 years ago.", bridge, ok},
