@@ -938,7 +938,7 @@ func (e *encoder) encodePair(c, p *text) (*align.Input, narrowing) {
 					set(relSynonym)
 				default:
 					opposed = r&wordvec.Antonym != 0 || antonyms[ta.Stem][tb.Stem] ||
-						e.opposites && (judgeAntonyms[ta.Stem][tb.Stem] || judgeOnlyAntonyms[ta.Stem][tb.Stem] || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]) ||
+						e.opposites && (listedOpposed(ta.Stem, tb.Stem) || e.verdictOpposed(ta, b.infos[j]) || e.verdictOpposed(tb, a.infos[i]) ||
 							prefixOpposed(e.wn, ta.Lower, tb.Lower, a.infos[i], b.infos[j]))
 				}
 				if opposed {

@@ -142,7 +142,7 @@ func countShare(c, p *text, noun string, at int) (share float64, flipped, ok boo
 			return 0, false, false
 		case pverb == cverb:
 			return share, false, true
-		case antonyms[cverb][pverb] || judgeAntonyms[cverb][pverb] || judgeOnlyAntonyms[cverb][pverb]:
+		case listedOpposed(cverb, pverb):
 			return 100 - share, true, true
 		}
 		return 0, false, false

@@ -64,8 +64,7 @@ func swapped(c, p *text) bool {
 			return false
 		}
 		lemmas := wn.Lemmas(tk.Lower)
-		listed := antonyms[tk.Stem] != nil || judgeAntonyms[tk.Stem] != nil || judgeOnlyAntonyms[tk.Stem] != nil
-		if !listed && !wn.HasAntonym(lemmas) {
+		if !listedAntonym(tk.Stem) && !wn.HasAntonym(lemmas) {
 			return slices.ContainsFunc(ptoks, func(pt token) bool { return negativelyPrefixed(tk.Lower, pt.Lower) })
 		}
 		if plemmas == nil {
@@ -104,8 +103,7 @@ func swapped(c, p *text) bool {
 			syn := r&sameOrKind != 0
 			// Converses ("was sold" against "bought") are the
 			// encoder's to read by their voices.
-			ant := (r&wordvec.Antonym != 0 || antonyms[tk.Stem][pt.Stem] ||
-				judgeAntonyms[tk.Stem][pt.Stem] || judgeOnlyAntonyms[tk.Stem][pt.Stem] ||
+			ant := (r&wordvec.Antonym != 0 || listedOpposed(tk.Stem, pt.Stem) ||
 				prefixOpposed(wn, tk.Lower, pt.Lower, ci, pinfos[k])) && !converses[tk.Stem][pt.Stem]
 			synonym, antonym = synonym || syn, antonym || ant
 			said[k] = said[k] || syn || ant
@@ -139,8 +137,7 @@ func swapped(c, p *text) bool {
 // encoder's lists, or one the other behind a negative prefix
 // (prefixOpposed then asks WordNet).
 func mayOppose(wn *wordvec.WordNet, a, b token, la, lb []int32) bool {
-	return wn.Antonyms(la, lb) || antonyms[a.Stem][b.Stem] || judgeAntonyms[a.Stem][b.Stem] ||
-		judgeOnlyAntonyms[a.Stem][b.Stem] || negativelyPrefixed(a.Lower, b.Lower)
+	return wn.Antonyms(la, lb) || listedOpposed(a.Stem, b.Stem) || negativelyPrefixed(a.Lower, b.Lower)
 }
 
 // swapIgnored reports whether swapped passes over the claim word tk: a

@@ -114,6 +114,18 @@ var judgeAntonymWords = [][2]string{
 // judge reads them (encoder.opposites), as judgeAntonyms.
 var judgeOnlyAntonyms = bothWays(stemPairs(judgeOnlyAntonymWords))
 
+// listedOpposed reports whether the stems a and b are antonyms by the
+// lists the judge reads (antonyms, judgeAntonyms, judgeOnlyAntonyms).
+func listedOpposed(a, b string) bool {
+	return antonyms[a][b] || judgeAntonyms[a][b] || judgeOnlyAntonyms[a][b]
+}
+
+// listedAntonym reports whether the stem a has an antonym in those
+// lists.
+func listedAntonym(a string) bool {
+	return antonyms[a] != nil || judgeAntonyms[a] != nil || judgeOnlyAntonyms[a] != nil
+}
+
 // judgeOnlyAntonymWords are judgeOnlyAntonyms' pairs as written.
 var judgeOnlyAntonymWords = [][2]string{
 	{"survived", "died"}, {"survive", "die"}, {"survives", "dies"}, {"survived", "killed"}, {"survived", "perished"},

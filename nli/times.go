@@ -126,16 +126,7 @@ func timesVerdict(c, p *text) int {
 	}
 }
 
-// timesRule moves a claim's judgment by timesVerdict: all but negKeep of
-// its contradiction to entailment when the passage lists as many years,
-// all but negKeep of its entailment to contradiction when another
-// number.
+// timesRule applies timesVerdict (see byVerdict).
 func timesRule(c, p *text, j evidence.Judgment) evidence.Judgment {
-	switch timesVerdict(c, p) {
-	case 1:
-		return contradictToEntail(j, negKeep)
-	case -1:
-		return toContradiction(j)
-	}
-	return j
+	return byVerdict(timesVerdict(c, p), j)
 }

@@ -108,11 +108,13 @@ func (s *scanner) spelled(p int) (figure, bool) {
 		if sc, ok := scaleWords[n]; ok && len(n) > 3 {
 			return figure{v: sc, step: sc, isInt: true, words: true, next: p + 2}, true
 		}
-		if b, _, _ := s.hedgeBefore(p); s.exact && b != Exact && aLength[n] {
+		if s.exact && aLength(n) {
 			// "less than a year", "over a decade": one of the unit.
 			// Without a hedge "a year" is too often no length ("once a
 			// year", "a year later", "$5 a year").
-			return figure{v: 1, step: 1, isInt: true, words: true, next: p + 1}, true
+			if b, _, _ := s.hedgeBefore(p); b != Exact {
+				return figure{v: 1, step: 1, isInt: true, words: true, next: p + 1}, true
+			}
 		}
 		return f, false
 	case "half":
@@ -166,10 +168,11 @@ func (s *scanner) spelled(p int) (figure, bool) {
 	return figure{v: total + cur, step: step, isInt: true, words: true, next: j}, true
 }
 
-// aLength are the units of time that "a" or "an" counts once after a
-// hedge (spelled).
-var aLength = map[string]bool{"year": true, "month": true, "week": true, "day": true, "decade": true, "century": true,
-	"hour": true, "minute": true}
+// aLength reports whether unit is one of time that "a" or "an" counts
+// once after a hedge (spelled): the lexicon's units measured in days,
+// but "second", which after "a" is as often the ordinal ("a second
+// time").
+func aLength(unit string) bool { return unitInfo[unit].base == "day" && unit != "second" }
 
 // wordNumber reads a quantity that starts with a word: a spelled number
 // with its unit, or a spelled fraction of a whole ("half of", "two-thirds

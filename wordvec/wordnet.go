@@ -530,7 +530,7 @@ func (wn *WordNet) Beside(part, whole *WordInfo) (*WordInfo, *WordInfo) {
 		_, ok := slices.BinarySearch(holders, s)
 		return ok
 	})
-	part = wn.restrict(part, func(s int32) bool { return anyIn(whole.senses, gather([]int32{s}, wn.wholes)) })
+	part = wn.restrict(part, func(s int32) bool { return anyShared(wn.wholes[s], whole.senses) })
 	return part, whole
 }
 
@@ -577,16 +577,12 @@ func (wn *WordNet) RelateInfo(a, b *WordInfo) Rel {
 	if !a.Known() || !b.Known() {
 		return 0
 	}
+	if anyShared(a.lemmas, b.lemmas) {
+		return Synonym
+	}
 	var r Rel
-	for _, i := range a.lemmas {
-		for _, j := range b.lemmas {
-			if i == j {
-				return Synonym
-			}
-			if wn.antonyms[[2]int32{i, j}] {
-				r |= Antonym
-			}
-		}
+	if wn.Antonyms(a.lemmas, b.lemmas) {
+		r = Antonym
 	}
 	if shareSense(a, b) {
 		return r | Synonym
